@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 
 import numpy as np
 
@@ -98,8 +99,7 @@ class Vocabulary:
     def encode(self, sentence: Sequence[str]) -> np.ndarray:
         """Token list -> int32 id array (unknown words -> ``UNK_ID``); no markers added."""
         _check_sentence(sentence, "sentence")
-        get = self._ids.get
-        return np.fromiter((get(t, UNK_ID) for t in sentence), dtype=np.int32, count=len(sentence))
+        return np.fromiter(map(self._ids.get, sentence, repeat(UNK_ID)), dtype=np.int32, count=len(sentence))
 
     def encode_all(self, sentences: Iterable[Sequence[str]]) -> list[np.ndarray]:
         return [self.encode(s) for s in sentences]

@@ -1,0 +1,318 @@
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lmcore import text
+from lmcore.evaluate import evaluate, interpolated_perplexity, interpolated_probs
+from lmcore.ngram import MLE, AddK, Convention, Interpolated, NgramModel, NotFittedError
+from lmcore.vocab import Vocabulary
+
+TOY_TRAIN = [list(s) for s in text.TOY_TRAIN]  # "i spent three years", "before the mast", "i spent money"
+TOY_TEST = [list(s) for s in text.TOY_TEST]  # "i spent three years before the mast"
+
+WORDS = list("abcde")
+sentence = st.lists(st.sampled_from(WORDS), min_size=1, max_size=7)
+corpus = st.lists(sentence, min_size=1, max_size=6)
+
+
+def padded(sentence, n_start, n_end):
+    return ["<s>"] * n_start + list(sentence) + ["</s>"] * n_end
+
+
+def reference_counts(sentences, order, n_start, n_end):
+    """Plain-Python n-gram counts, history counts and unigram counts, for checking numpy's."""
+    grams, histories = Counter(), Counter()
+    for s in sentences:
+        tokens = padded(s, n_start, n_end)
+        for t in range(n_start, len(tokens)):
+            if t - order + 1 >= 0:
+                grams[tuple(tokens[t - order + 1 : t + 1])] += 1
+                histories[tuple(tokens[t - order + 1 : t])] += 1
+    return grams, histories
+
+
+def reference_addk(sentences, order, k, n_start, n_end, n_outcomes):
+    """P(w | h) by the textbook formula with dicts; the order falls to len(context) + 1 near a start."""
+    tables = {m: reference_counts(sentences, m, n_start, n_end) for m in range(1, order + 1)}
+
+    def prob(word, context):
+        grams, histories = tables[len(context) + 1]
+        return (grams[(*context, word)] + k) / (histories[tuple(context)] + k * n_outcomes)
+
+    return prob
+
+
+# --- counting -------------------------------------------------------------------------
+
+
+def test_counts_match_plain_python_counting():
+    model = MLE(3).fit(TOY_TRAIN)
+    for k in (1, 2, 3):
+        grams, histories = reference_counts(TOY_TRAIN, k, 2, 1)
+        table = model.counts.tables[k - 1]
+        decoded = model.counts.decode(table.keys, k)
+        got = {tuple(model.vocab.decode(row)): int(c) for row, c in zip(decoded, table.counts)}
+        assert got == dict(grams)
+        history_ids = model.counts.decode(table.history_keys, k - 1) if k > 1 else np.zeros((1, 0), int)
+        got_histories = {tuple(model.vocab.decode(row)): int(c) for row, c in zip(history_ids, table.history_counts)}
+        assert got_histories == dict(histories)
+
+
+def test_history_counts_differ_from_unigram_counts_at_sentence_ends():
+    course = MLE(2, convention="course").fit(TOY_TRAIN)
+    unigrams, bigrams = course.counts.tables
+    years = course.vocab.id("years")
+    assert unigrams.count(np.array([years]))[0] == 1
+    assert bigrams.history_count(np.array([years]))[0] == 0  # "years" ends a sentence: never a history
+    assert bigrams.history_count(np.array([course.vocab.id("spent")]))[0] == 2
+    standard = MLE(2).fit(TOY_TRAIN)  # with </s>, "years" is followed by something
+    assert standard.counts.tables[1].history_count(np.array([years]))[0] == 1
+    assert standard.counts.tables[1].history_count(np.array([1]))[0] == 3  # <s> starts 3 sentences
+
+
+def test_continuation_counts_and_count_of_counts():
+    model = MLE(2).fit(TOY_TRAIN)
+    keys, n_preceding = model.counts.continuation_counts(2)
+    got = dict(zip(model.vocab.decode(keys), n_preceding.tolist()))
+    assert got["spent"] == 1 and got["</s>"] == 3 and got["i"] == 1  # </s> follows years, mast, money
+    assert model.counts.count_of_counts(2).tolist() == [0, 9, 2, 0, 0]  # (<s>, i) and (i, spent) are seen twice
+    assert model.counts.tables[1].history_types[np.searchsorted(model.counts.tables[1].history_keys, 1)] == 2
+
+
+@settings(max_examples=30, deadline=None)
+@given(train=corpus, min_count=st.integers(1, 3))
+def test_fit_builds_the_same_vocabulary_as_vocabulary_build(train, min_count):
+    if not any(c >= min_count for c in Counter(w for s in train for w in s).values()):
+        min_count = 1
+    model = AddK(2).fit(train, min_count=min_count)
+    assert model.vocab.tokens == Vocabulary.build(train, min_count).tokens
+    passed = Vocabulary.build(train[:1])
+    assert AddK(2).fit(train, vocab=passed).vocab is passed
+
+
+def test_order_too_large_for_int64_keys_is_refused():
+    vocab = Vocabulary([f"w{i}" for i in range(3000)])
+    with pytest.raises(ValueError, match="int64"):
+        MLE(6).fit([["w1", "w2"]], vocab=vocab)
+    MLE(5).fit([["w1", "w2"]], vocab=vocab)  # 3003**5 < 2**63
+
+
+# --- the course's numbers -------------------------------------------------------------
+
+
+def test_course_toy_unigram_and_bigram_perplexities():
+    unigram = AddK(1, convention="course").fit(TOY_TRAIN)
+    bigram = AddK(2, convention="course").fit(TOY_TRAIN)
+    assert len(unigram.outcomes) == 8
+    assert round(evaluate(unigram, TOY_TEST).perplexity, 4) == 8.0155
+    assert round(evaluate(bigram, TOY_TEST).perplexity, 4) == 4.9508
+    assert round(evaluate(unigram, TOY_TEST).cross_entropy, 4) == 3.0028
+    assert round(evaluate(bigram, TOY_TEST).cross_entropy, 4) == 2.3077
+    assert round(evaluate(bigram, TOY_TEST).total_logprob / math.log(2), 4) == -16.1536
+    # the first word by the unigram model, "years before" with c(years) = 0 as a history
+    assert bigram.prob("i") == pytest.approx(3 / 18)  # c(i) = 2
+    assert bigram.prob("before", ["years"]) == pytest.approx(1 / 8)
+
+
+def test_course_interpolation_example():
+    p_three = AddK(1, convention="course").fit(TOY_TRAIN).prob("three")
+    p_three_spent = AddK(2, convention="course").fit(TOY_TRAIN).prob("three", ["spent"])
+    assert round(p_three, 6) == 0.111111 and p_three_spent == pytest.approx(0.2)
+    mixed = interpolated_probs([[p_three, p_three_spent, 0.001]], [0.1, 0.3, 0.6])[0]
+    assert round(float(mixed), 6) == 0.071711
+
+
+def test_toy_corpus_under_other_conventions():
+    # Standard framing: </s> is predicted (8 tokens, not 7) and |V| = 8 words + <unk> + </s> = 10,
+    # so both models are spread thinner: higher perplexity than the course's.
+    assert round(evaluate(AddK(1).fit(TOY_TRAIN), TOY_TEST).perplexity, 4) == 9.5290
+    assert round(evaluate(AddK(2).fit(TOY_TRAIN), TOY_TEST).perplexity, 4) == 5.6557
+    # The course's framing with an open vocabulary (|V| = 9, <unk> included): nltk's 8.4608 / 5.4547.
+    open_course = Convention(start_padding=0, end_markers=0)
+    assert round(evaluate(AddK(1, convention=open_course).fit(TOY_TRAIN), TOY_TEST).perplexity, 4) == 8.4608
+    assert round(evaluate(AddK(2, convention=open_course).fit(TOY_TRAIN), TOY_TEST).perplexity, 4) == 5.4547
+    # nltk's padded pipeline (|V| = 11 with <UNK>, <s>, </s>); KenLM agrees on the same ARPA numbers.
+    assert round(evaluate(AddK(2, convention="nltk").fit(TOY_TRAIN), TOY_TEST).perplexity, 6) == 6.149164
+
+
+# --- the models ------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(train=corpus, order=st.integers(1, 3), k=st.sampled_from([0.01, 0.5, 1.0, 2.0]),
+       convention=st.sampled_from(["standard", "course", "nltk"]))
+def test_addk_matches_the_textbook_formula(train, order, k, convention):
+    model = AddK(order, k, convention=convention).fit(train)
+    n_start, n_end = model.convention.padding(order)
+    reference = reference_addk(train, order, k, n_start, n_end, len(model.outcomes))
+    test = train[:2] + [["a", "zz", "b"]] if convention != "course" else train[:2]
+    expected = []
+    for s in test:
+        tokens = [t if t in model.vocab else "<unk>" for t in padded(s, n_start, n_end)]
+        for t in range(n_start, len(tokens)):
+            expected.append(math.log(reference(tokens[t], tokens[max(0, t - order + 1) : t])))
+    np.testing.assert_allclose(model.token_logprobs(test), expected, rtol=1e-12)
+
+
+def test_mle_probabilities_and_unseen_history():
+    model = MLE(2).fit(TOY_TRAIN)
+    assert model.prob("spent", ["i"]) == 1.0
+    assert model.prob("three", ["spent"]) == 0.5
+    assert model.prob("i", ["<s>"]) == pytest.approx(2 / 3)
+    assert model.prob("the", ["spent"]) == 0.0
+    assert model.logprob("the", ["spent"]) == -math.inf
+    assert model.prob("i", ["unheard"]) == 0.0  # unseen history: 0, as nltk
+    with pytest.raises(ValueError, match="never seen as a history"):
+        model.next_word_distribution(["unheard"])
+
+
+def test_vectorized_scores_equal_one_call_per_token():
+    rng = np.random.default_rng(3)
+    train = [list(rng.choice(WORDS, size=rng.integers(1, 8))) for _ in range(30)]
+    test = [list(rng.choice(WORDS + ["zz"], size=rng.integers(0, 6))) for _ in range(10)]
+    for model in (MLE(3).fit(train), AddK(3, 0.3).fit(train), Interpolated(3, [0.2, 0.3, 0.5]).fit(train)):
+        expected = []
+        for s in test:
+            tokens = padded(s, 2, 1)
+            expected += [model.logprob(tokens[t], tokens[t - 2 : t]) for t in range(2, len(tokens))]
+        np.testing.assert_allclose(model.token_logprobs(test), expected, rtol=1e-12)
+
+
+def test_interpolated_order_probs_and_unseen_histories():
+    model = Interpolated(3, lambdas=[0.2, 0.3, 0.5]).fit(TOY_TRAIN)
+    probs = model.order_probs([["i", "spent", "money"]])
+    assert probs.shape == (4, 3)  # i, spent, money, </s>
+    # "spent" after "<s> i": unigram add-one (2 + 1) / (13 + 10), bigram 2/2, trigram 2/2
+    np.testing.assert_allclose(probs[1], [3 / 23, 1.0, 1.0])
+    # "money" after "i spent": trigram 1/2, bigram 1/2
+    np.testing.assert_allclose(probs[2], [2 / 23, 0.5, 0.5])
+    unseen = model.order_probs([["mast", "i"]])  # history (<s>, mast) and (mast) unseen
+    np.testing.assert_allclose(unseen[1], [3 / 23, 0.0, 0.0])  # (mast) seen as history: i never follows
+    after_unknown = model.order_probs([["zz", "spent"]])[1]  # <unk> was never a history
+    np.testing.assert_allclose(after_unknown, [3 / 23, 3 / 23, 3 / 23])
+    assert model.prob("money", ["i", "spent"]) == pytest.approx(0.2 * 2 / 23 + 0.3 * 0.5 + 0.5 * 0.5)
+    np.testing.assert_allclose(np.exp(model.token_logprobs([["i", "spent", "money"]])), probs @ [0.2, 0.3, 0.5])
+
+
+def test_em_learns_weights_that_lower_heldout_perplexity():
+    rng = np.random.default_rng(0)
+    # a Markov source: the next letter is mostly the successor of the previous one
+    def sample(n):
+        out = []
+        for _ in range(n):
+            s = [str(rng.integers(5))]
+            for _ in range(rng.integers(3, 9)):
+                s.append(str((int(s[-1]) + 1) % 5) if rng.random() < 0.8 else str(rng.integers(5)))
+            out.append(s)
+        return out
+
+    model = Interpolated(3).fit(sample(300))
+    heldout = sample(100)
+    trace = model.fit_lambdas(heldout)
+    assert trace.converged and 1 < trace.iterations < 1000
+    assert sum(trace.lambdas) == pytest.approx(1.0)
+    assert all(b <= a + 1e-12 for a, b in zip(trace.perplexities, trace.perplexities[1:]))  # EM never worsens
+    steps = np.abs(np.diff(np.array(trace.lambda_history), axis=0)).max(axis=1)
+    assert steps[-1] <= 0.001 < steps[0]
+    assert model.em_trace_ is trace and tuple(model.lambdas) == trace.lambdas
+    assert evaluate(model, heldout).perplexity == pytest.approx(trace.perplexities[-1])
+    uniform = interpolated_perplexity(model.order_probs(heldout), [1 / 3] * 3)
+    assert trace.perplexities[0] == pytest.approx(uniform) and trace.perplexities[-1] < uniform
+
+
+# --- normalisation: every distribution sums to 1 -------------------------------------
+
+
+contexts = st.lists(st.sampled_from(WORDS + ["<s>", "never-seen"]), max_size=2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(train=corpus, context=contexts, order=st.integers(1, 3), k=st.floats(0.01, 5),
+       weights=st.lists(st.floats(0.01, 1), min_size=3, max_size=3),
+       convention=st.sampled_from(["standard", "course", "nltk"]))
+def test_every_distribution_sums_to_one(train, context, order, k, weights, convention):
+    context = context[: order - 1]
+    lambdas = np.array(weights[:order]) / sum(weights[:order])
+    for model in (AddK(order, k, convention=convention), Interpolated(order, lambdas, convention=convention)):
+        distribution = model.fit(train).next_word_distribution(context)
+        assert set(distribution) == set(model.outcomes)
+        assert math.fsum(distribution.values()) == pytest.approx(1.0, abs=1e-9)
+        assert list(distribution.values()) == sorted(distribution.values(), reverse=True)
+    mle = MLE(order, convention=convention).fit(train)
+    seen = mle._distribution(context).sum() > 0
+    if seen:
+        assert math.fsum(mle.next_word_distribution(context).values()) == pytest.approx(1.0, abs=1e-9)
+
+
+# --- generation -----------------------------------------------------------------------------
+
+
+def test_generate_is_seeded_and_follows_the_training_transitions():
+    model = MLE(2).fit(TOY_TRAIN)
+    first = model.generate(20, seed=7)
+    assert first == model.generate(20, seed=7)
+    assert len(first) == 20
+    seen_bigrams = {(a, b) for s in TOY_TRAIN for a, b in zip(["<s>"] + s, s + ["</s>"])}
+    for s in first:
+        assert all((a, b) in seen_bigrams for a, b in zip(["<s>"] + s, s + ["</s>"]))
+    assert all(s == ["before", "the", "mast"] for s in first if s[0] == "before")  # the only path from "before"
+    course = AddK(1, convention="course").fit(TOY_TRAIN).generate(2, seed=0, max_length=12)
+    assert [len(s) for s in course] == [12, 12]  # no </s> in this convention: sentences stop at max_length
+
+
+# --- bad input ---------------------------------------------------------------------------
+
+
+def test_bad_input_gets_clear_errors():
+    with pytest.raises(ValueError, match="order must be >= 1"):
+        MLE(0)
+    with pytest.raises(TypeError, match="order must be an integer"):
+        MLE(2.0)
+    with pytest.raises(ValueError, match="k must be > 0"):
+        AddK(2, k=0)
+    with pytest.raises(ValueError, match="k must be > 0"):
+        AddK(2, k=-1)
+    with pytest.raises(ValueError, match="non-negative"):
+        Interpolated(2, lambdas=[1.5, -0.5])
+    with pytest.raises(ValueError, match="sum to 0.9"):
+        Interpolated(2, lambdas=[0.5, 0.4])
+    with pytest.raises(ValueError, match="expected 3"):
+        Interpolated(3, lambdas=[0.5, 0.5])
+    with pytest.raises(ValueError, match="convention must be"):
+        MLE(2, convention="kenlm")
+    with pytest.raises(NotFittedError, match="not fitted"):
+        AddK(2).token_logprobs(TOY_TEST)
+    with pytest.raises(ValueError, match="not fitted"):
+        MLE(2).prob("i", ["<s>"])
+    with pytest.raises(NotFittedError, match="lambdas are not set"):
+        Interpolated(2).fit(TOY_TRAIN).prob("i", ["<s>"])
+    with pytest.raises(ValueError, match="sentences is empty"):
+        MLE(2).fit([])
+    with pytest.raises(ValueError, match="empty"):
+        MLE(2).fit([[]])
+    model = AddK(2).fit(TOY_TRAIN)
+    with pytest.raises(ValueError, match="sentences is empty"):
+        model.token_logprobs([])
+    with pytest.raises(ValueError, match="context has 2 tokens"):
+        model.prob("i", ["a", "b"])
+    with pytest.raises(TypeError, match="only str tokens"):
+        model.fit([["a", 3]])
+    with pytest.raises(TypeError, match="only str tokens"):
+        model.token_logprobs([["i", None]])
+    with pytest.raises(TypeError, match="split each sentence"):
+        model.fit(["i spent money"])
+    with pytest.raises(TypeError, match="context must be a sequence"):
+        model.prob("spent", "i")
+    with pytest.raises(TypeError, match="context must contain only str tokens"):
+        model.prob("spent", [3])
+    with pytest.raises(TypeError, match="word must be a str"):
+        model.prob(3, ["i"])
+    with pytest.raises(ValueError, match="closed"):
+        MLE(2, convention="course").fit(TOY_TRAIN, min_count=2)
+    with pytest.raises(ValueError, match="no tokens to predict"):
+        AddK(1, convention="course").fit(TOY_TRAIN).token_logprobs([[]])
+    assert isinstance(MLE(1), NgramModel)
