@@ -1,0 +1,242 @@
+"""Small plotting functions the chapters share. Each returns a matplotlib ``Figure``.
+
+The figures are made with ``pyplot`` so that, in a notebook, a cell that builds one
+shows it; nothing here calls ``plt.show()`` or closes a figure it returns: that is
+the caller's choice. Widgets turn a figure into PNG bytes with :func:`figure_png`
+and then close it, so repeated updates never pile up figures.
+
+>>> fig = bar_distribution([0.25, 0.75], ["rain", "no rain"])
+>>> len(figure_png(fig)) > 0
+True
+>>> plt.close(fig)
+
+Together with :mod:`lmcore.widgets`, this is the only module that imports matplotlib.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Mapping, Sequence
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.artist import Artist
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import LogNorm
+from matplotlib.figure import Figure
+from PIL import Image
+
+MODEL_COLOR = "#f28e2b"  # the model q, wherever it appears next to the data p
+DATA_COLOR = "#4e79a7"
+
+
+def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
+    """The figure as PNG bytes (for an ``ipywidgets.Image``). Does not close it.
+
+    >>> fig, ax = plt.subplots(); figure_png(fig)[:4] == b"\\x89PNG"; plt.close(fig)
+    True
+    """
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
+
+
+class QuickRedraw:
+    """PNG frames of a figure in which only a few artists change: the rest is drawn once.
+
+    Drawing a whole figure with its axes, ticks and colour bar takes tens of
+    milliseconds; a widget that must answer a slider at once draws the unchanging
+    part once, keeps its pixels, and per frame pastes them back and draws only the
+    ``moving`` artists (the technique called blitting). The figure's layout is
+    frozen after the first draw. Keep the figure out of pyplot (``plt.close(fig)``):
+    this class gives it its own Agg canvas.
+
+    >>> fig, ax = plt.subplots(); plt.close(fig)
+    >>> (dot,) = ax.plot([0.5], [0.5], "o"); redraw = QuickRedraw(fig, [dot])
+    >>> dot.set_data([0.2], [0.7]); redraw.png()[:4] == b"\\x89PNG"
+    True
+    """
+
+    def __init__(self, fig: Figure, moving: Sequence[Artist]):
+        self.figure = fig
+        self.moving = list(moving)
+        self.canvas = FigureCanvasAgg(fig)
+        for artist in self.moving:
+            artist.set_animated(True)  # animated artists are left out of a full draw
+        self.canvas.draw()
+        fig.set_layout_engine("none")
+        self._background = self.canvas.copy_from_bbox(fig.bbox)
+
+    def png(self) -> bytes:
+        """The figure as it is now, as PNG bytes."""
+        self.canvas.restore_region(self._background)
+        for artist in self.moving:
+            self.figure.draw_artist(artist)
+        buffer = io.BytesIO()
+        # Fast compression: these frames live a second in a browser, not in a file.
+        Image.fromarray(np.asarray(self.canvas.buffer_rgba())).save(buffer, format="png", compress_level=1)
+        return buffer.getvalue()
+
+
+def bar_distribution(p, labels: Sequence[str] | None = None, q=None, *, title: str | None = None,
+                     p_name: str = "p (what happens)", q_name: str = "q (the model)",
+                     figsize=(5.0, 3.0)) -> Figure:
+    """Bars of a distribution ``p``, and of a model ``q`` beside them if given.
+
+    >>> fig = bar_distribution([0.5, 0.5], ["heads", "tails"], q=[0.8, 0.2]); plt.close(fig)
+    """
+    p = np.asarray(p, dtype=float)
+    labels = [str(i) for i in range(p.size)] if labels is None else [str(x) for x in labels]
+    if len(labels) != p.size:
+        raise ValueError(f"labels has {len(labels)} entries but p has {p.size}")
+    fig, ax = plt.subplots(figsize=figsize, layout="constrained")
+    x = np.arange(p.size)
+    width = 0.4 if q is not None else 0.7
+    ax.bar(x - (width / 2 if q is not None else 0), p, width, color=DATA_COLOR, label=p_name)
+    if q is not None:
+        ax.bar(x + width / 2, np.asarray(q, dtype=float), width, color=MODEL_COLOR, label=q_name)
+        ax.legend(loc="upper right", fontsize="small", frameon=False)
+    ax.set_xticks(x, labels, rotation=30 if max(map(len, labels)) > 6 else 0,
+                  ha="right" if max(map(len, labels)) > 6 else "center", fontsize="small")
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("probability")
+    ax.spines[["top", "right"]].set_visible(False)
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def surprisal_along(tokens: Sequence[str], surprisals_bits, *, title: str | None = None) -> Figure:
+    """Per-token surprisal (bits) along a sentence: one bar per token, ∞ drawn as a red mark.
+
+    >>> fig = surprisal_along(["the", "cat", "sat"], [3.1, 9.4, float("inf")]); plt.close(fig)
+    """
+    values = np.asarray(surprisals_bits, dtype=float)
+    if len(tokens) != values.size:
+        raise ValueError(f"tokens has {len(tokens)} entries but surprisals_bits has {values.size}")
+    finite = np.isfinite(values)
+    top = float(values[finite].max()) if finite.any() else 1.0
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.55 * len(tokens) + 1), 3.0), layout="constrained")
+    x = np.arange(values.size)
+    ax.bar(x[finite], values[finite], color=DATA_COLOR)
+    # An impossible token has no finite bar; draw it at the top so the reader sees it.
+    for i in x[~finite]:
+        ax.bar(i, top * 1.1, color="#e15759", alpha=0.35)
+        ax.text(i, top * 1.1, "∞", ha="center", va="bottom", color="#e15759", fontsize="large")
+    ax.set_xticks(x, list(tokens), rotation=45, ha="right")
+    ax.set_ylabel("surprisal (bits)")
+    ax.set_ylim(0, top * 1.25)
+    ax.spines[["top", "right"]].set_visible(False)
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def learning_curve(sizes, perplexities_by_order: Mapping, *, title: str | None = None) -> Figure:
+    """Held-out perplexity against training size (log-log), one line per model order.
+
+    ``perplexities_by_order`` maps a name (``1``, ``"bigram"``, ...) to one perplexity per size.
+
+    >>> fig = learning_curve([1e3, 1e4], {1: [900, 700], 2: [800, 400]}); plt.close(fig)
+    """
+    sizes = np.asarray(sizes, dtype=float)
+    fig, ax = plt.subplots(figsize=(5.0, 3.5), layout="constrained")
+    for name, values in perplexities_by_order.items():
+        values = np.asarray(values, dtype=float)
+        if values.size != sizes.size:
+            raise ValueError(f"perplexities_by_order[{name!r}] has {values.size} values for {sizes.size} sizes")
+        label = f"order {name}" if isinstance(name, (int, np.integer)) else str(name)
+        ax.plot(sizes, values, marker="o", label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("training tokens")
+    ax.set_ylabel("held-out perplexity")
+    ax.legend(frameon=False)
+    ax.grid(True, which="major", alpha=0.3)
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def perplexity_bars(table: Mapping, *, title: str | None = None, log: bool = False) -> Figure:
+    """Horizontal bars of ``{model name: perplexity}``, each labelled with its value (∞ allowed).
+
+    >>> fig = perplexity_bars({"unigram": 962.1, "bigram": float("inf")}); plt.close(fig)
+    """
+    names = [str(name) for name in table]
+    values = np.asarray(list(table.values()), dtype=float)
+    finite = np.isfinite(values)
+    top = float(values[finite].max()) if finite.any() else 1.0
+    fig, ax = plt.subplots(figsize=(5.0, 0.45 * len(names) + 1.0), layout="constrained")
+    y = np.arange(len(names))
+    ax.barh(y, np.where(finite, values, top * 1.15), color=np.where(finite, DATA_COLOR, "#e15759"))
+    for i, value in enumerate(values):
+        text = "∞" if math.isinf(value) else f"{value:.1f}"
+        ax.text(value if finite[i] else top * 1.15, i, f" {text}", va="center", fontsize="small")
+    ax.set_yticks(y, names)
+    ax.invert_yaxis()  # first entry on top, as in the table
+    ax.set_xlabel("perplexity (lower is better)")
+    if log:
+        ax.set_xscale("log")
+    else:
+        ax.set_xlim(0, top * 1.35)
+    ax.spines[["top", "right"]].set_visible(False)
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def lambda_triangle_map(lambda1, lambda2, perplexity, *, current=None, optimum=None,
+                        optimum_label: str = "EM optimum", figsize=(4.6, 3.6)) -> Figure:
+    """Held-out perplexity over the λ triangle, drawn on the (λ1, λ2) square.
+
+    ``perplexity[i, j]`` belongs to ``(lambda1[j], lambda2[i])`` (rows are λ2, as an
+    image); NaN marks the invalid half where λ1 + λ2 > 1 (left blank), ``inf`` the
+    points where some held-out token gets probability 0 (grey). ``current`` and
+    ``optimum`` are ``(λ1, λ2, ...)`` points to mark. Colours saturate at the 90th
+    percentile, so that the valley around the best weights stays visible. The current point's marker has
+    gid ``"current"`` so that a widget can move it with ``set_data`` and redraw.
+
+    >>> g = np.linspace(0, 1, 3); pp = np.array([[9, 5, 7], [4, 3, np.nan], [np.inf, np.nan, np.nan]])
+    >>> fig = lambda_triangle_map(g, g, pp, current=(0.5, 0.5)); plt.close(fig)
+    """
+    lambda1, lambda2 = np.asarray(lambda1, dtype=float), np.asarray(lambda2, dtype=float)
+    values = np.asarray(perplexity, dtype=float)
+    if values.shape != (lambda2.size, lambda1.size):
+        raise ValueError(f"perplexity has shape {values.shape}, expected (len(lambda2), len(lambda1)) = "
+                         f"{(lambda2.size, lambda1.size)}")
+    finite = values[np.isfinite(values)]
+    fig, ax = plt.subplots(figsize=figsize, layout="constrained")
+    cmap = matplotlib.colormaps["viridis"].with_extremes(over="#bbbbbb", bad=(1, 1, 1, 0))
+    half_step1 = (lambda1[1] - lambda1[0]) / 2 if lambda1.size > 1 else 0.5
+    half_step2 = (lambda2[1] - lambda2[0]) / 2 if lambda2.size > 1 else 0.5
+    extent = (lambda1[0] - half_step1, lambda1[-1] + half_step1, lambda2[0] - half_step2, lambda2[-1] + half_step2)
+    if finite.size:
+        # The colours span the best perplexity up to the 90th percentile: the corners can be
+        # ten times worse than the valley, and a full-range scale would hide the valley.
+        vmax = max(float(np.percentile(finite, 90)), float(finite.min()) * 1.0001)
+        norm = LogNorm(vmin=finite.min(), vmax=vmax)
+        shown = np.where(np.isinf(values), vmax * 10, np.minimum(values, vmax))  # only inf is "over": grey
+        image = ax.imshow(shown, origin="lower", extent=extent, cmap=cmap, norm=norm,
+                          interpolation="nearest", aspect="equal")
+        colorbar = fig.colorbar(image, ax=ax, extend="max" if np.isinf(values).any() else "neither",
+                                shrink=0.85)
+        colorbar.set_label("held-out perplexity (grey: ∞)" if np.isinf(values).any() else "held-out perplexity")
+    ax.plot([0, 1], [1, 0], color="black", linewidth=0.8)
+    ax.text(0.75, 0.68, "λ1 + λ2 > 1\n(not allowed)", ha="center", va="center", fontsize="small", color="0.4")
+    if optimum is not None:
+        ax.plot(optimum[0], optimum[1], marker="*", markersize=14, color="white",
+                markeredgecolor="black", linestyle="none", label=optimum_label)
+    if current is not None:
+        ax.plot(current[0], current[1], marker="o", markersize=9, markerfacecolor="none",
+                markeredgecolor="#e15759", markeredgewidth=2.5, linestyle="none", label="your λ", gid="current")
+    if optimum is not None or current is not None:
+        ax.legend(loc="upper right", fontsize="small", framealpha=0.9)
+    ax.set_xlim(extent[0], extent[1])
+    ax.set_ylim(extent[2], extent[3])
+    ax.set_xlabel("λ1 (unigram weight)")
+    ax.set_ylabel("λ2 (bigram weight)")
+    ax.set_title("λ3 = 1 − λ1 − λ2 (trigram)", fontsize="small")
+    return fig

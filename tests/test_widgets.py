@@ -1,0 +1,340 @@
+"""The explorers without a browser: set a control's value, read the shown numbers.
+
+Observers run synchronously when a test sets ``.value``, so every assertion reads
+exactly what a student would see after the same move.
+"""
+
+import math
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from lmcore import evaluate, info, plots  # noqa: E402
+from lmcore.widgets import (  # noqa: E402
+    PRESETS,
+    LambdaExplorer,
+    ProbabilityExplorer,
+    distribution_from_weights,
+    explore_distribution,
+    lambda_report,
+    perplexity_grid,
+    render_distribution,
+    synthetic_order_probs,
+)
+
+PNG = b"\x89PNG"
+
+
+def shown(html: str, css_class: str) -> str:
+    """The text of the span with this CSS class, as the browser would show it."""
+    match = re.search(rf'<span class="{css_class}">([^<]*)</span>', html)
+    assert match, f"no {css_class} in {html[:200]}"
+    return match.group(1)
+
+
+@pytest.fixture(scope="module")
+def arrays():
+    return synthetic_order_probs(n_tokens=3000, seed=1)
+
+
+@pytest.fixture
+def lambda_explorer(arrays):
+    heldout, test = arrays
+    return LambdaExplorer(heldout, test, initial_lambdas=(0.1, 0.3), grid_step=0.05)
+
+
+# --- pure functions -------------------------------------------------------------------
+
+
+def test_horse_race_report_and_huffman_code():
+    preset = PRESETS["horse race"]
+    report = explore_distribution(preset.p, preset.q, preset.labels)
+    assert report.entropy == 2.0 and report.perplexity == 4.0
+    assert report.cross_entropy == 3.0 and report.kl_divergence == 1.0 and report.model_perplexity == 8.0
+    assert [report.code[label] for label in preset.labels] == [
+        "0", "10", "110", "1110", "111100", "111101", "111110", "111111"]
+    assert report.expected_code_length == 2.0
+
+
+@pytest.mark.parametrize("name, bits", [("fair coin", "1.0000"), ("8 teams", "3.0000"),
+                                        ("horse race", "2.0000"), ("rain forecast", "0.8113")])
+def test_presets_give_the_course_numbers(name, bits):
+    page, figure = render_distribution(explore_distribution(PRESETS[name].p, PRESETS[name].q))
+    plt.close(figure)
+    assert shown(page, "lmcore-entropy") == bits
+
+
+def test_pizza_preset_is_honest_about_everything_else():
+    preset = PRESETS["pizza toppings (Shannon game)"]
+    assert dict(zip(preset.labels, preset.p)) == {
+        "mushrooms": 0.1, "pepperoni": 0.1, "anchovies": 0.01, "fried rice": 0.0001, "everything else": 0.7899}
+    assert "lumped" in preset.story
+    assert explore_distribution(preset.p).entropy == pytest.approx(info.entropy(preset.p))
+
+
+def test_dict_input_uses_keys_as_labels():
+    report = explore_distribution({"rain": 0.25, "no rain": 0.75}, {"rain": 0.5, "no rain": 0.5})
+    assert report.labels == ("rain", "no rain")
+    assert report.kl_divergence == pytest.approx(1 - 0.8112781244591328)
+
+
+def test_certain_outcome_and_impossible_model_are_explained():
+    report = distribution_from_weights([1, 0], [0, 1], ["heads", "tails"])
+    assert report.entropy == 0 and report.perplexity == 1
+    assert report.cross_entropy == math.inf and report.kl_divergence == math.inf
+    assert report.impossible_under_model == ("heads",)
+    page, figure = render_distribution(report)
+    plt.close(figure)
+    assert shown(page, "lmcore-cross-entropy") == "∞"
+    assert "H(p) = 0: one outcome is certain" in page
+    assert "the model gives probability 0 to heads, which does happen" in page
+
+
+def test_weights_are_normalised_and_bad_weights_named():
+    assert distribution_from_weights([2, 6]).p.tolist() == [0.25, 0.75]
+    with pytest.raises(ValueError, match="all weights of p are 0"):
+        distribution_from_weights([0, 0])
+    report = distribution_from_weights([1, 1], [0, 0])
+    assert report.q is None and "weights are all 0" in report.notes[-1]
+    with pytest.raises(ValueError, match="p: probabilities sum to 0.9"):
+        explore_distribution([0.5, 0.4])
+    with pytest.raises(ValueError, match="labels has 1 entries"):
+        explore_distribution([0.5, 0.5], labels=["a"])
+
+
+def test_lambda_report_is_lmcore_evaluate(arrays):
+    heldout, _ = arrays
+    report = lambda_report(heldout, (0.1, 0.3, 0.6))
+    assert report.perplexity == evaluate.interpolated_perplexity(heldout, [0.1, 0.3, 0.6])
+    by_hand = math.exp(-np.mean(np.log(heldout @ np.array([0.1, 0.3, 0.6]))))
+    assert report.perplexity == pytest.approx(by_hand, rel=1e-12)
+    assert report.cross_entropy == pytest.approx(math.log2(by_hand))
+    assert report.n_tokens == len(heldout) and report.n_impossible == 0 and report.message is None
+
+
+def test_lambda_report_zero_probability_is_a_message(arrays):
+    heldout, _ = arrays
+    report = lambda_report(heldout, (0.0, 1.0, 0.0))
+    assert report.perplexity == math.inf and report.n_impossible == int((heldout[:, 1] == 0).sum())
+    assert report.message.startswith("∞ — some held-out token gets probability 0 under these weights")
+    assert "Give some weight to λ1" in report.message
+
+
+def test_lambda_report_rejects_bad_weights(arrays):
+    heldout, _ = arrays
+    with pytest.raises(ValueError, match="sum to 1.1"):
+        lambda_report(heldout, (0.5, 0.6, 0.0))
+    with pytest.raises(ValueError, match="one weight per order"):
+        lambda_report(heldout, (0.5, 0.5))
+
+
+def test_grid_matches_lambda_report_and_blanks_invalid_half(arrays):
+    heldout, _ = arrays
+    grid = perplexity_grid(heldout, step=0.1)
+    assert grid.perplexity.shape == (11, 11)
+    for i, j in [(0, 10), (3, 1), (2, 5), (5, 5)]:  # (λ2 row, λ1 column)
+        l1, l2 = grid.lambda1[j], grid.lambda2[i]
+        expected = lambda_report(heldout, (l1, l2, max(0.0, 1 - l1 - l2))).perplexity
+        assert grid.perplexity[i, j] == pytest.approx(expected, rel=1e-5)
+    assert np.isnan(grid.perplexity[6, 5]) and np.isnan(grid.perplexity[10, 10])
+    assert np.isinf(grid.perplexity[10, 0])  # all weight on the bigram: unseen bigrams get 0
+    assert sum(grid.best_lambdas) == pytest.approx(1)
+
+
+# --- the probability explorer ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, bits", [("horse race", "2.0000"), ("rain forecast", "0.8113"),
+                                        ("8 teams", "3.0000"), ("fair coin", "1.0000")])
+def test_probability_explorer_shows_preset_entropy(name, bits):
+    explorer = ProbabilityExplorer(preset=name)
+    assert shown(explorer.output.value, "lmcore-entropy") == bits
+    assert bytes(explorer.figure.value).startswith(PNG)
+
+
+def test_probability_explorer_follows_sliders_and_presets():
+    explorer = ProbabilityExplorer(preset="horse race")
+    old_slider = explorer.p_sliders[0]
+    explorer.preset.value = "rain forecast"
+    assert old_slider.comm is None  # closed, not leaked
+    assert len(explorer.p_sliders) == 2 and explorer.p_sliders[0].description == "rain"
+    assert shown(explorer.output.value, "lmcore-entropy") == "0.8113"
+    assert shown(explorer.output.value, "lmcore-cross-entropy") == "1.0000"
+    explorer.p_sliders[0].value = 0.75  # weights 0.75 and 0.75: a fair chance of rain
+    assert explorer.result.p.tolist() == [0.5, 0.5]
+    assert shown(explorer.output.value, "lmcore-entropy") == "1.0000"
+    assert shown(explorer.output.value, "lmcore-kl") == "0.0000"
+
+
+def test_probability_explorer_huffman_checkbox():
+    explorer = ProbabilityExplorer(preset="horse race")
+    assert "Huffman code word" not in explorer.output.value
+    explorer.show_code.value = True
+    assert "<code>111100</code>" in explorer.output.value
+    assert shown(explorer.output.value, "lmcore-code-length") == "2.0000"
+
+
+def test_probability_explorer_bad_states_are_messages_not_tracebacks():
+    explorer = ProbabilityExplorer(preset="fair coin")
+    explorer.p_sliders[1].value = 0.0                      # tails never happens
+    assert shown(explorer.output.value, "lmcore-entropy") == "0.0000"
+    explorer.q_sliders[0].value = 0.0                      # the model rules out heads
+    assert shown(explorer.output.value, "lmcore-cross-entropy") == "∞"
+    assert "gives probability 0 to heads" in explorer.output.value
+    explorer.p_sliders[0].value = 0.0                      # no weight left at all
+    assert explorer.result is None and "all weights of p are 0" in explorer.error
+    assert "Not a distribution yet" in explorer.output.value
+    explorer.p_sliders[0].value = 0.3                      # and back
+    assert explorer.error is None and shown(explorer.output.value, "lmcore-entropy") == "0.0000"
+
+
+def test_probability_explorer_updates_do_not_pile_up_figures():
+    explorer = ProbabilityExplorer(preset="horse race")
+    figures_before = len(plt.get_fignums())
+    first_picture = explorer.figure.value
+    for step in range(20):
+        explorer.p_sliders[step % 8].value = 0.05 * (step + 1)
+    explorer.preset.value = "fair coin"
+    assert len(plt.get_fignums()) == figures_before
+    assert bytes(explorer.figure.value) != bytes(first_picture) and bytes(explorer.figure.value).startswith(PNG)
+
+
+def test_probability_explorer_displays_as_its_widget():
+    explorer = ProbabilityExplorer()
+    bundle = explorer._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == explorer.widget.model_id
+    assert bundle["text/plain"].startswith("ProbabilityExplorer: an interactive widget")
+    assert "lmcore-result" in explorer.output._dom_classes
+    with pytest.raises(ValueError, match="preset must be one of"):
+        ProbabilityExplorer(preset="dice")
+
+
+# --- the λ explorer -----------------------------------------------------------------------
+
+
+def test_lambda_explorer_shows_the_pure_functions_number(lambda_explorer, arrays):
+    heldout, _ = arrays
+    assert lambda_explorer.lambdas == (0.1, 0.3, 0.6)
+    expected = lambda_report(heldout, (0.1, 0.3, 0.6)).perplexity
+    assert expected == evaluate.interpolated_perplexity(heldout, [0.1, 0.3, 0.6])
+    assert lambda_explorer.result.perplexity == expected
+    assert shown(lambda_explorer.output.value, "lmcore-heldout-perplexity") == f"{expected:.4f}"
+    lambda_explorer.lambda1.value = 0.25
+    assert lambda_explorer.lambda3.value == pytest.approx(0.45)
+    expected = lambda_report(heldout, (0.25, 0.3, 0.45)).perplexity
+    assert shown(lambda_explorer.output.value, "lmcore-heldout-perplexity") == f"{expected:.4f}"
+
+
+def test_lambda_explorer_marks_em_optimum(lambda_explorer, arrays):
+    heldout, _ = arrays
+    trace = evaluate.fit_interpolation_weights(heldout)
+    assert lambda_explorer.em_lambdas == trace.lambdas
+    best = lambda_report(heldout, trace.lambdas).perplexity
+    assert f"perplexity {best:.4f}" in lambda_explorer.output.value
+    # EM's optimum is no worse than any grid point.
+    assert best <= np.nanmin(lambda_explorer.grid.perplexity) * (1 + 1e-4)
+
+
+def test_lambda_sum_never_exceeds_one(lambda_explorer):
+    lambda_explorer.lambda2.value = 0.95  # λ1 is 0.1: λ2 stops at 0.9
+    assert lambda_explorer.lambda2.value == pytest.approx(0.9)
+    assert lambda_explorer.lambdas[2] == 0.0 and lambda_explorer.lambda3.value == 0.0
+    assert "cannot exceed 1" in lambda_explorer.message.value and "λ2 stopped at 0.90" in lambda_explorer.message.value
+    lambda_explorer.lambda1.value = 0.05  # a legal move clears the message
+    assert lambda_explorer.message.value == "" and lambda_explorer.lambdas == (0.05, 0.9, 0.05)
+
+
+def test_lambda_explorer_infinite_perplexity_is_readable(lambda_explorer):
+    lambda_explorer.lambda1.value = 0.0
+    lambda_explorer.lambda2.value = 1.0  # everything on the bigram, which gives unseen bigrams 0
+    assert lambda_explorer.result.perplexity == math.inf
+    text = re.sub("<[^>]+>", "", lambda_explorer.output.value)
+    assert "∞ — some held-out token gets probability 0 under these weights" in text
+
+
+def test_test_set_is_used_once(lambda_explorer, arrays):
+    _, test = arrays
+    assert lambda_explorer.test_output.value == "" and not lambda_explorer.test_button.disabled
+    lambda_explorer.lambda1.value = 0.2
+    lambda_explorer.test_button.click()
+    expected = lambda_report(test, (0.2, 0.3, 0.5)).perplexity
+    assert lambda_explorer.test_result.perplexity == expected
+    assert shown(lambda_explorer.test_output.value, "lmcore-test-perplexity") == f"{expected:.4f}"
+    assert "optimistic" in lambda_explorer.test_output.value and lambda_explorer.test_button.disabled
+    lambda_explorer.lambda1.value = 0.3  # later moves do not re-use the test set
+    lambda_explorer.test_button.click()
+    assert lambda_explorer.test_result.lambdas == (0.2, 0.3, 0.5)
+
+
+def test_no_test_set_means_no_button(arrays):
+    explorer = LambdaExplorer(arrays[0], grid_step=0.1)
+    assert explorer.test_button.disabled and explorer.lambdas == (0.33, 0.33, 0.34)
+
+
+def test_lambda_explorer_updates_do_not_pile_up(lambda_explorer):
+    figures_before = len(plt.get_fignums())
+    pictures = set()
+    for step in range(20):
+        lambda_explorer.lambda1.value = 0.01 * (step % 10)
+        pictures.add(bytes(lambda_explorer.map.value))
+    assert len(plt.get_fignums()) == figures_before
+    assert len(pictures) == 10 and all(p.startswith(PNG) for p in pictures)
+
+
+def test_lambda_explorer_rejects_wrong_shapes():
+    with pytest.raises(ValueError, match="heldout_order_probs must have 3 columns"):
+        LambdaExplorer(np.full((10, 2), 0.5))
+    with pytest.raises(ValueError, match=r"heldout_order_probs must hold probabilities in \[0, 1\]"):
+        LambdaExplorer(np.full((10, 3), 2.0))
+    with pytest.raises(ValueError, match="initial_lambdas"):
+        LambdaExplorer(np.full((10, 3), 0.5), initial_lambdas=(0.7, 0.7))
+
+
+def test_lambda_explorer_from_an_interpolated_model():
+    ngram = pytest.importorskip("lmcore.ngram")
+    text = pytest.importorskip("lmcore.text")
+    model = ngram.Interpolated(3).fit(text.TOY_TRAIN)
+    explorer = LambdaExplorer.from_model(model, text.TOY_TEST, text.TOY_TEST, initial_lambdas=(0.2, 0.3),
+                                         grid_step=0.1)
+    assert model.lambdas is None  # the model is not changed
+    order_probs = model.order_probs(text.TOY_TEST)
+    model.lambdas = (0.2, 0.3, 0.5)
+    assert explorer.result.perplexity == pytest.approx(evaluate.perplexity(model, text.TOY_TEST), rel=1e-12)
+    assert explorer.em_lambdas == evaluate.fit_interpolation_weights(order_probs).lambdas
+
+
+def test_lambda_explorer_displays_as_its_widget(lambda_explorer):
+    bundle = lambda_explorer._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == lambda_explorer.widget.model_id
+    assert "lmcore-lambda1" in lambda_explorer.lambda1._dom_classes
+
+
+# --- plots ------------------------------------------------------------------------------
+
+
+def test_plots_return_figures_and_close_nothing():
+    before = len(plt.get_fignums())
+    figures = [
+        plots.bar_distribution([0.5, 0.5], ["heads", "tails"], q=[0.8, 0.2], title="coin"),
+        plots.surprisal_along(["the", "cat", "sat"], [2.0, 9.5, math.inf]),
+        plots.learning_curve([1000, 10000], {1: [900, 700], "bigram": [800, 400]}),
+        plots.perplexity_bars({"unigram": 962.1, "bigram": math.inf}),
+        plots.lambda_triangle_map(np.linspace(0, 1, 3), np.linspace(0, 1, 3),
+                                  np.array([[9, 5, 7], [4, 3, np.nan], [np.inf, np.nan, np.nan]]),
+                                  current=(0.5, 0.5), optimum=(0.4, 0.3)),
+    ]
+    assert len(plt.get_fignums()) == before + len(figures)
+    for figure in figures:
+        assert isinstance(figure, matplotlib.figure.Figure)
+        assert plots.figure_png(figure).startswith(PNG)
+        plt.close(figure)
+    with pytest.raises(ValueError, match="labels has 1 entries"):
+        plots.bar_distribution([0.5, 0.5], ["a"])
+    with pytest.raises(ValueError, match="perplexity has shape"):
+        plots.lambda_triangle_map([0, 1], [0, 1], np.ones((3, 3)))
