@@ -156,7 +156,7 @@ def kl_divergence(p, q, base: float = 2) -> float:
     support = p > 0
     if (q[support] == 0).any():
         return math.inf
-    divergence = float((p[support] * np.log(p[support] / q[support])).sum() / math.log(base))
+    divergence = float((p[support] * (np.log(p[support]) - np.log(q[support]))).sum() / math.log(base))
     return max(divergence, 0.0)  # rounding can give -1e-17 for q == p
 
 
