@@ -5,9 +5,11 @@ and trusted in one:
 
 1. a pure function computes a result dataclass from the widget's state
    (:func:`explore_distribution`, :func:`distribution_from_weights`,
-   :func:`lambda_report`, :func:`perplexity_grid`);
+   :func:`lambda_report`, :func:`perplexity_grid`, :func:`branching_factor`,
+   :func:`fairness_grid` and :func:`fairness_report`);
 2. a render function turns the result into HTML and a matplotlib figure
-   (:func:`render_distribution`, :func:`render_lambda_report`);
+   (:func:`render_distribution`, :func:`render_lambda_report`, :func:`branching_html`,
+   :func:`fairness_html`);
 3. the explorer class only wires controls to them with ``observe(..., names="value")``.
 
 Figures go to an ``ipywidgets.Image`` as PNG bytes and numbers to an ``HTML``
@@ -46,6 +48,8 @@ __all__ = [
     "distribution_html", "distribution_figure", "render_distribution", "ProbabilityExplorer",
     "LambdaReport", "LambdaGrid", "lambda_report", "perplexity_grid", "render_lambda_report",
     "synthetic_order_probs", "LambdaExplorer",
+    "BranchingReport", "branching_factor", "branching_html", "branching_figure", "BranchingExplorer",
+    "FairnessRow", "fairness_grid", "FairnessReport", "fairness_report", "fairness_html", "FairnessExplorer",
 ]
 
 INFINITY = "∞"
@@ -135,7 +139,7 @@ def explore_distribution(p, q=None, labels: Sequence[str] | None = None) -> Dist
     keys are the labels.
 
     >>> report = explore_distribution([1/2, 1/4, 1/8, 1/16] + [1/64] * 4, q=[1/8] * 8)
-    >>> report.entropy, report.cross_entropy, report.kl_divergence, report.code["4"]
+    >>> report.entropy, report.cross_entropy, round(report.kl_divergence, 12), report.code["4"]
     (2.0, 3.0, 1.0, '111100')
     """
     if isinstance(p, Mapping):
@@ -721,3 +725,362 @@ class LambdaExplorer(_Explorer):
         self.test_button.disabled = True
         self.test_button.description = "Test set used (once)"
         self.test_result = report
+
+
+# --- the branching-factor explorer: pure part --------------------------------------------
+
+
+@dataclass(frozen=True)
+class BranchingReport:
+    """A choice among ``k`` outcomes, the first with probability ``p[0]``, the others alike.
+
+    ``entropy`` is in bits, ``perplexity = 2 ** entropy`` (the weighted average
+    branching factor) and ``max_entropy = log2 k``, the entropy of the uniform choice.
+    """
+
+    k: int
+    skew: float
+    p: np.ndarray
+    entropy: float
+    perplexity: float
+    max_entropy: float
+
+
+def branching_factor(k: int, skew: float = 0.0) -> BranchingReport:
+    """Entropy and perplexity of ``k`` outcomes, ``skew`` of the way from uniform to certain.
+
+        p_1 = 1/k + skew (1 - 1/k),    p_i = (1 - p_1) / (k - 1)  for i = 2..k
+
+    ``skew = 0`` is the uniform choice, whose perplexity is ``k`` (the branching factor);
+    ``skew = 1`` makes the first outcome certain: perplexity 1. In between, the
+    perplexity ``2 ** H`` is an effective number of choices between 1 and ``k``.
+
+    >>> report = branching_factor(10)
+    >>> f"{report.entropy:.4f} bits, perplexity {report.perplexity:.4f}"
+    '3.3219 bits, perplexity 10.0000'
+    >>> f"{branching_factor(10, skew=0.9).perplexity:.4f}"
+    '1.6492'
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"k must be an integer, got {type(k).__name__}")
+    if k < 1:
+        raise ValueError(f"k must be >= 1 (the number of outcomes), got {k}")
+    if isinstance(skew, bool) or not isinstance(skew, (int, float, np.integer, np.floating)):
+        raise TypeError(f"skew must be a number between 0 and 1, got {type(skew).__name__}")
+    if not 0.0 <= skew <= 1.0:
+        raise ValueError(f"skew must be between 0 (uniform) and 1 (certain), got {skew}")
+    k, skew = int(k), float(skew)
+    first = 1.0 / k + skew * (1.0 - 1.0 / k)
+    p = np.full(k, (1.0 - first) / (k - 1) if k > 1 else 0.0)
+    p[0] = first if k > 1 else 1.0
+    entropy = info.entropy(p)
+    return BranchingReport(k, skew, p, entropy, 2.0**entropy, math.log2(k))
+
+
+def branching_html(report: BranchingReport) -> str:
+    """The numbers of a :class:`BranchingReport` as HTML (each in a ``lmcore-...`` span).
+
+    >>> "10.0000" in branching_html(branching_factor(10))
+    True
+    """
+    others = (f", each of the other {report.k - 1}: {report.p[1]:.4f}" if report.k > 1 else "")
+    lines = [
+        f"{report.k} outcomes; outcome 1 has probability {_span('lmcore-top-probability', f'{report.p[0]:.4f}')}"
+        f"{others}",
+        f"Entropy H = {_span('lmcore-entropy', _number(report.entropy))} bits "
+        f"(a uniform choice among {report.k}: log₂ {report.k} = {report.max_entropy:.4f} bits)",
+        f"Perplexity 2<sup>H</sup> = {_span('lmcore-perplexity', _number(report.perplexity))}: "
+        "as uncertain as a fair choice among that many outcomes",
+    ]
+    return f"<ul>{''.join(f'<li>{line}</li>' for line in lines)}</ul>"
+
+
+def branching_figure(report: BranchingReport):
+    """Bars of the report's distribution. The caller closes it."""
+    return plots.bar_distribution(report.p, [str(i) for i in range(1, report.k + 1)], figsize=(4.6, 3.0),
+                                  p_name="p", title="the next outcome")
+
+
+# --- the branching-factor explorer: widget ----------------------------------------------
+
+_BRANCHING_HELP = (
+    "<b>Perplexity as a branching factor.</b> Choose how many outcomes there are (k) and how "
+    "strongly the first one is favoured (skew). With skew 0 all k are equally likely and the "
+    "perplexity is exactly k; favouring one outcome lowers it towards 1: fewer <i>effective</i> choices."
+)
+
+
+class BranchingExplorer(_Explorer):
+    """Perplexity as a (weighted average) branching factor: ``k`` outcomes, optionally skewed.
+
+    Controls: ``k`` (IntSlider) and ``skew`` (FloatSlider). ``result`` is the last
+    :class:`BranchingReport`. Changing ``k`` draws a new picture; moving ``skew`` only
+    changes the bar heights (:class:`lmcore.plots.QuickRedraw`).
+
+    >>> explorer = BranchingExplorer(k=10)
+    >>> explorer.skew.value = 1.0
+    >>> f"{explorer.result.perplexity:.4f}"
+    '1.0000'
+    """
+
+    def __init__(self, k: int = 10, skew: float = 0.0, max_k: int = 30):
+        start = branching_factor(k, skew)  # checks the arguments
+        if not 2 <= start.k <= max_k:
+            raise ValueError(f"k must be between 2 and max_k={max_k}, got {k}")
+        self.result: BranchingReport | None = None
+        self.k = widgets.IntSlider(value=start.k, min=2, max=max_k, step=1, description="k outcomes",
+                                   continuous_update=False, style={"description_width": "7em"},
+                                   layout=widgets.Layout(width="26em"))
+        self.k.add_class("lmcore-k")
+        self.skew = widgets.FloatSlider(value=start.skew, min=0.0, max=1.0, step=0.01, readout_format=".2f",
+                                        description="skew", continuous_update=False,
+                                        style={"description_width": "7em"}, layout=widgets.Layout(width="26em"))
+        self.skew.add_class("lmcore-skew")
+        self.figure = widgets.Image(format="png", layout=_picture_layout())
+        self.figure.add_class("lmcore-figure")
+        self.output = widgets.HTML()
+        self.output.add_class("lmcore-result")
+        self.widget = widgets.VBox([
+            widgets.HTML(f'<div style="max-width: 50em; line-height: 1.4">{_BRANCHING_HELP}</div>'),
+            self.k, self.skew,
+            widgets.HBox([self.figure, self.output]),
+        ])
+        self.widget.add_class("lmcore-branching-explorer")
+        self._drawn_k = None
+        self.k.observe(self._update, names="value")
+        self.skew.observe(self._update, names="value")
+        self._update()
+
+    def _new_picture(self, report: BranchingReport) -> None:
+        figure = branching_figure(report)
+        plt.close(figure)  # out of pyplot's list: never shown twice, never piling up
+        self._bars = list(figure.axes[0].containers[0])
+        self._redraw = plots.QuickRedraw(figure, self._bars)
+        self._drawn_k = report.k
+
+    def _update(self, change=None) -> None:
+        report = branching_factor(self.k.value, self.skew.value)
+        if report.k != self._drawn_k:
+            self._new_picture(report)
+        for bar, height in zip(self._bars, report.p):
+            bar.set_height(height)
+        self.figure.value = self._redraw.png()
+        self.output.value = branching_html(report)
+        self.result = report
+
+
+# --- the fair-comparison explorer: pure part ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class FairnessRow:
+    """An interpolated model's test score under one tokenization ``unit`` and vocabulary cut-off.
+
+    ``vocabulary`` is |V|, the number of outcomes the model predicts among (known
+    units, ``<unk>`` and ``</s>``); ``oov_rate`` the fraction of test units (without
+    ``</s>``) outside the vocabulary, scored as ``<unk>``; ``n_tokens`` the count N
+    (units and one ``</s>`` per sentence). ``total_bits = n_tokens * bits_per_token``
+    and ``bits_per_character = total_bits / n_characters`` (the characters of the test
+    text, the same whatever the unit): the one number here that compares units.
+    """
+
+    unit: str
+    min_count: int
+    vocabulary: int
+    oov_rate: float
+    n_tokens: int
+    perplexity: float
+    bits_per_token: float
+    total_bits: float
+    n_characters: int
+    bits_per_character: float
+
+
+def fairness_grid(data: Mapping[str, Sequence], min_counts: Sequence[int] = (1, 2, 5),
+                  order: int = 2) -> dict[tuple[str, int], FairnessRow]:
+    """Test perplexity of an interpolated model for every tokenization unit and vocabulary cut-off.
+
+    ``data`` maps a unit name (say ``"word"`` and ``"char"``) to ``(train, heldout,
+    test)`` sentences of that unit; every unit's test sentences must spell the same
+    text. For each unit and ``min_count`` (words seen fewer times in training become
+    ``<unk>``), an :class:`lmcore.ngram.Interpolated` model of ``order`` is fitted on
+    train, its λ by EM on held-out, and scored on test with lmcore's defaults
+    (``<unk>`` scored, ``</s>`` counted). Slow (one fit per cell): explorers call it once.
+
+    >>> words = [["ab", "c"], ["c", "ab"], ["ab", "ab", "c"]]
+    >>> chars = [list("".join(s)) for s in words]
+    >>> grid = fairness_grid({"word": (words, words, words), "char": (chars, chars, chars)}, (1,), order=1)
+    >>> grid["word", 1].n_characters == grid["char", 1].n_characters == 11
+    True
+    """
+    from lmcore.evaluate import evaluate  # fitting models is this function's job alone
+    from lmcore.ngram import Interpolated
+    from lmcore.vocab import Vocabulary
+
+    if not isinstance(data, Mapping) or not data:
+        raise TypeError("data must be a non-empty dict {unit: (train, heldout, test)}")
+    if isinstance(min_counts, (str, bytes)) or not isinstance(min_counts, Sequence) or not min_counts:
+        raise TypeError(f"min_counts must be a non-empty sequence of integers >= 1, got {min_counts!r}")
+    grid, characters = {}, {}
+    for unit, parts in data.items():
+        if isinstance(parts, (str, bytes)) or len(parts) != 3:
+            raise ValueError(f"data[{unit!r}] must be (train, heldout, test) sentences")
+        train, heldout, test = parts
+        characters[unit] = sum(len(token) for sentence in test for token in sentence)
+        n_units = sum(len(sentence) for sentence in test)
+        for min_count in min_counts:
+            vocab = Vocabulary.build(train, min_count)
+            model = Interpolated(order).fit(train, vocab=vocab)
+            model.fit_lambdas(heldout)
+            result = evaluate(model, test)
+            total_bits = result.cross_entropy * result.n_tokens
+            grid[unit, min_count] = FairnessRow(
+                unit=unit, min_count=int(min_count), vocabulary=len(model.outcomes),
+                oov_rate=result.n_oov / n_units, n_tokens=result.n_tokens, perplexity=result.perplexity,
+                bits_per_token=result.cross_entropy, total_bits=total_bits,
+                n_characters=characters[unit], bits_per_character=total_bits / characters[unit])
+    if len(set(characters.values())) > 1:
+        raise ValueError(f"data: the units' test sets must spell the same text, but their character counts "
+                         f"differ: {characters}")
+    return grid
+
+
+@dataclass(frozen=True)
+class FairnessReport:
+    """A chosen setting against a reference one: ``chosen.perplexity / reference.perplexity``
+    and the change in bits per character, with ``notes`` saying what changed."""
+
+    reference: FairnessRow
+    chosen: FairnessRow
+    perplexity_ratio: float
+    bits_per_character_change: float
+    notes: tuple[str, ...]
+
+
+def fairness_report(grid: Mapping[tuple[str, int], FairnessRow], unit: str, min_count: int,
+                    reference: tuple[str, int] | None = None) -> FairnessReport:
+    """Compare ``grid[unit, min_count]`` with ``grid[reference]`` (default: the grid's first entry).
+
+    >>> row = lambda unit, m, pp, bpc: FairnessRow(unit, m, 10, 0.0, 10, pp, 0.0, 0.0, 5, bpc)
+    >>> grid = {("word", 1): row("word", 1, 500.0, 6.0), ("char", 1): row("char", 1, 100.0, 6.5)}
+    >>> report = fairness_report(grid, "char", 1)
+    >>> round(report.perplexity_ratio, 2), report.bits_per_character_change
+    (0.2, 0.5)
+    """
+    reference = next(iter(grid)) if reference is None else tuple(reference)
+    for key in (reference, (unit, min_count)):
+        if key not in grid:
+            raise ValueError(f"no setting {key!r} in the grid; it has {sorted(grid)}")
+    base, chosen = grid[reference], grid[unit, min_count]
+    notes = []
+    if chosen.unit != base.unit:
+        notes.append(
+            f"The unit changed ({base.unit} to {chosen.unit}): perplexity per token now counts guesses "
+            f"among {chosen.unit}s, not {base.unit}s, so it cannot be compared. Compare bits per character: "
+            "every model pays for the same characters.")
+    if chosen.min_count != base.min_count:
+        notes.append(
+            f"The vocabulary changed (min_count {base.min_count} to {chosen.min_count}): "
+            f"{chosen.oov_rate:.1%} of the test {chosen.unit}s are now <unk> (was {base.oov_rate:.1%}). "
+            "Predicting '<unk>' is easier than predicting the word it hides, so the score improves "
+            "without the model predicting the text any better.")
+    if not notes:
+        notes.append("Same unit, same vocabulary: these numbers can be compared with each other.")
+    return FairnessReport(base, chosen, chosen.perplexity / base.perplexity,
+                          chosen.bits_per_character - base.bits_per_character, tuple(notes))
+
+
+def fairness_html(report: FairnessReport) -> str:
+    """A two-row table (reference and chosen setting) and the notes, as HTML.
+
+    >>> row = lambda unit, pp: FairnessRow(unit, 1, 10, 0.0, 10, pp, 1.0, 10.0, 5, 2.0)
+    >>> grid = {("word", 1): row("word", 1.0), ("char", 1): row("char", 123.4)}
+    >>> "123.4000" in fairness_html(fairness_report(grid, "char", 1))
+    True
+    """
+    columns = ["setting", "|V|", "test OOV", "tokens N", "perplexity per token", "bits per token",
+               "bits per character"]
+    header = "".join(f"<th{_CELL}>{name}</th>" for name in columns)
+    rows = []
+    for name, row, css in (("reference", report.reference, "lmcore-reference"),
+                           ("your choice", report.chosen, "lmcore-chosen")):
+        cells = [f"{name}: {html.escape(row.unit)}s, min_count {row.min_count}", f"{row.vocabulary:,}",
+                 f"{row.oov_rate:.2%}", f"{row.n_tokens:,}",
+                 _span(f"{css}-perplexity", _number(row.perplexity)), _number(row.bits_per_token),
+                 _span(f"{css}-bpc", _number(row.bits_per_character))]
+        rows.append("<tr>" + "".join(f"<td{_CELL}>{cell}</td>" for cell in cells) + "</tr>")
+    summary = (f"Perplexity per token × {_span('lmcore-perplexity-ratio', f'{report.perplexity_ratio:.4f}')}; "
+               f"bits per character {_span('lmcore-bpc-change', f'{report.bits_per_character_change:+.4f}')}.")
+    notes = "".join(f'<p class="lmcore-message">{html.escape(note)}</p>' for note in report.notes)
+    return (f'<table class="lmcore-table" style="border-collapse: collapse"><tr>{header}</tr>{"".join(rows)}'
+            f"</table><p>{summary}</p>{notes}")
+
+
+# --- the fair-comparison explorer: widget ------------------------------------------------
+
+_FAIRNESS_HELP = (
+    "<b>Fair comparison.</b> The same model family on the same test text, scored under different "
+    "settings: the tokenization unit (words or characters) and the vocabulary cut-off min_count "
+    "(words seen fewer times in training become &lt;unk&gt;). The first row is the reference setting."
+)
+
+
+class FairnessExplorer(_Explorer):
+    """Dropdowns for the tokenization unit and the vocabulary cut-off; the score table follows.
+
+    Every setting's numbers are computed once, when the explorer is built
+    (:meth:`from_data` runs :func:`fairness_grid`); a dropdown change only looks them
+    up and renders (:func:`fairness_report`, :func:`fairness_html`). Controls: ``unit``,
+    ``min_count`` (Dropdowns); ``result`` is the last :class:`FairnessReport`.
+
+    >>> row = lambda unit, pp: FairnessRow(unit, 1, 10, 0.0, 10, pp, 1.0, 10.0, 5, 2.0)
+    >>> explorer = FairnessExplorer({("word", 1): row("word", 500.0), ("char", 1): row("char", 100.0)})
+    >>> explorer.unit.value = "char"
+    >>> round(explorer.result.perplexity_ratio, 4)
+    0.2
+    """
+
+    UNIT_NAMES = {"word": "words", "char": "characters"}
+
+    def __init__(self, grid: Mapping[tuple[str, int], FairnessRow], reference: tuple[str, int] | None = None):
+        if not isinstance(grid, Mapping) or not grid:
+            raise TypeError("grid must be a non-empty dict {(unit, min_count): FairnessRow}, see fairness_grid")
+        self.grid = dict(grid)
+        self.reference = next(iter(self.grid)) if reference is None else tuple(reference)
+        if self.reference not in self.grid:
+            raise ValueError(f"reference {self.reference!r} is not in the grid")
+        units = list(dict.fromkeys(unit for unit, _ in self.grid))
+        min_counts = sorted({m for _, m in self.grid})
+        self.result: FairnessReport | None = None
+        self.unit = widgets.Dropdown(options=[(self.UNIT_NAMES.get(u, u), u) for u in units],
+                                     value=self.reference[0], description="unit")
+        self.unit.add_class("lmcore-unit")
+        self.min_count = widgets.Dropdown(options=min_counts, value=self.reference[1], description="min_count")
+        self.min_count.add_class("lmcore-min-count")
+        self.output = widgets.HTML()
+        self.output.add_class("lmcore-result")
+        self.widget = widgets.VBox([
+            widgets.HTML(f'<div style="max-width: 50em; line-height: 1.4">{_FAIRNESS_HELP}</div>'),
+            widgets.HBox([self.unit, self.min_count]),
+            self.output,
+        ])
+        self.widget.add_class("lmcore-fairness-explorer")
+        self.unit.observe(self._update, names="value")
+        self.min_count.observe(self._update, names="value")
+        self._update()
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Sequence], min_counts: Sequence[int] = (1, 2, 5), order: int = 2,
+                  reference: tuple[str, int] | None = None) -> FairnessExplorer:
+        """Build the grid with :func:`fairness_grid` (one model fit per setting), then the explorer."""
+        return cls(fairness_grid(data, min_counts, order), reference)
+
+    def _update(self, change=None) -> None:
+        key = (self.unit.value, self.min_count.value)
+        if key not in self.grid:
+            self.output.value = f'<p class="lmcore-message">No numbers for {html.escape(str(key))}.</p>'
+            self.result = None
+            return
+        report = fairness_report(self.grid, *key, reference=self.reference)
+        self.output.value = fairness_html(report)
+        self.result = report
