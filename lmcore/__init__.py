@@ -6,6 +6,7 @@ One module per idea, each importing only the ones below it:
 - ``lmcore.vocab``: the ``Vocabulary`` that maps tokens to integer ids.
 - ``lmcore.text``: corpora, tokenization, splits; ``lmcore.sources``: sources of known entropy.
 - ``lmcore.ngram`` and ``lmcore.evaluate``: n-gram models and perplexity with explicit conventions.
+- ``lmcore.arpa``: ARPA files, the backoff format KenLM and SRILM read.
 - ``lmcore.bleu``: BLEU that shows its work.
 - ``lmcore.widgets`` and ``lmcore.plots``: the only modules that import ipywidgets and matplotlib.
 - ``lmcore.exercises``: instant self-checks for the chapters' exercises.
