@@ -43,10 +43,21 @@ def arrays():
     return synthetic_order_probs(n_tokens=3000, seed=1)
 
 
-@pytest.fixture
-def lambda_explorer(arrays):
+def make_lambda_explorer(arrays):
     heldout, test = arrays
     return LambdaExplorer(heldout, test, initial_lambdas=(0.1, 0.3), grid_step=0.05)
+
+
+@pytest.fixture
+def lambda_explorer(arrays):
+    """A fresh explorer, for tests that move its sliders or click its button."""
+    return make_lambda_explorer(arrays)
+
+
+@pytest.fixture(scope="module")
+def untouched_lambda_explorer(arrays):
+    """One explorer shared by the tests that only read it (building one draws its map: ~0.4 s)."""
+    return make_lambda_explorer(arrays)
 
 
 # --- pure functions -------------------------------------------------------------------
@@ -232,14 +243,15 @@ def test_lambda_explorer_shows_the_pure_functions_number(lambda_explorer, arrays
     assert shown(lambda_explorer.output.value, "lmcore-heldout-perplexity") == f"{expected:.4f}"
 
 
-def test_lambda_explorer_marks_em_optimum(lambda_explorer, arrays):
+def test_lambda_explorer_marks_em_optimum(untouched_lambda_explorer, arrays):
     heldout, _ = arrays
+    explorer = untouched_lambda_explorer
     trace = evaluate.fit_interpolation_weights(heldout)
-    assert lambda_explorer.em_lambdas == trace.lambdas
+    assert explorer.em_lambdas == trace.lambdas
     best = lambda_report(heldout, trace.lambdas).perplexity
-    assert f"perplexity {best:.4f}" in lambda_explorer.output.value
+    assert f"perplexity {best:.4f}" in explorer.output.value
     # EM's optimum is no worse than any grid point.
-    assert best <= np.nanmin(lambda_explorer.grid.perplexity) * (1 + 1e-4)
+    assert best <= np.nanmin(explorer.grid.perplexity) * (1 + 1e-4)
 
 
 def test_lambda_sum_never_exceeds_one(lambda_explorer):
@@ -310,10 +322,11 @@ def test_lambda_explorer_from_an_interpolated_model():
     assert explorer.em_lambdas == evaluate.fit_interpolation_weights(order_probs).lambdas
 
 
-def test_lambda_explorer_displays_as_its_widget(lambda_explorer):
-    bundle = lambda_explorer._repr_mimebundle_()
-    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == lambda_explorer.widget.model_id
-    assert "lmcore-lambda1" in lambda_explorer.lambda1._dom_classes
+def test_lambda_explorer_displays_as_its_widget(untouched_lambda_explorer):
+    explorer = untouched_lambda_explorer
+    bundle = explorer._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == explorer.widget.model_id
+    assert "lmcore-lambda1" in explorer.lambda1._dom_classes
 
 
 # --- plots ------------------------------------------------------------------------------
