@@ -40,8 +40,6 @@ standard conversion above that, on request), MLE not at all: :func:`write_arpa` 
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import math
 import os
 from operator import itemgetter
@@ -49,6 +47,7 @@ from operator import itemgetter
 import numpy as np
 
 from lmcore.ngram import INT64_MAX, Convention, NgramModel, _keys, _lookup
+from lmcore.util import gc_paused
 from lmcore.vocab import BOS, BOS_ID, MARKERS, UNK_ID, Vocabulary
 
 __all__ = ["ArpaModel", "read_arpa", "write_arpa"]
@@ -255,7 +254,7 @@ def read_arpa(path) -> ArpaModel:
     is ignored. Every word must be listed as a 1-gram. A malformed file raises a
     ``ValueError`` naming the line.
     """
-    with open(path, encoding="utf-8") as f, _gc_paused():
+    with open(path, encoding="utf-8") as f, gc_paused():
         lines = [line.strip() for line in f]
         content = [i for i, line in enumerate(lines) if line]  # blank lines separate sections
         sections = _split_sections(path, lines, content)
@@ -276,18 +275,6 @@ def read_arpa(path) -> ArpaModel:
         probs.append(log10_probs[by_key])
         backoffs.append(log10_backoffs[by_key])
     return ArpaModel(vocab, keys, probs, backoffs)
-
-
-@contextlib.contextmanager
-def _gc_paused():
-    # a file's hundreds of thousands of small lists wake the cyclic collector for nothing
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _split_sections(path, lines: list[str], content: list[int]) -> list[list[int]]:

@@ -65,6 +65,7 @@ __all__ = [
     "EMTrace",
     "PerplexityResult",
     "check_lambdas",
+    "check_order_probs",
     "cross_entropy",
     "evaluate",
     "fit_interpolation_weights",
@@ -103,15 +104,21 @@ def check_lambdas(lambdas, n_orders: int) -> np.ndarray:
     return weights
 
 
-def _check_order_probs(order_probs) -> np.ndarray:
+def check_order_probs(order_probs, name: str = "order_probs") -> np.ndarray:
+    """``order_probs`` as a float array, checked: shape (tokens, orders), both >= 1, every
+    value a probability in [0, 1]; errors name the argument ``name``.
+
+    >>> check_order_probs([[0.5, 0.25]]).shape
+    (1, 2)
+    """
     try:
         probs = np.asarray(order_probs, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError("order_probs must be a 2-d array of numbers (tokens x orders)") from None
+        raise TypeError(f"{name} must be a 2-d array of numbers (tokens x orders)") from None
     if probs.ndim != 2 or probs.shape[0] == 0 or probs.shape[1] == 0:
-        raise ValueError(f"order_probs must be a non-empty 2-d array (tokens x orders), got shape {probs.shape}")
+        raise ValueError(f"{name} must be a non-empty 2-d array (tokens x orders), got shape {probs.shape}")
     if not (probs.min() >= 0.0 and probs.max() <= 1.0):  # also catches NaN
-        raise ValueError("order_probs must hold probabilities in [0, 1]")
+        raise ValueError(f"{name} must hold probabilities in [0, 1] (no NaN)")
     return probs
 
 
@@ -125,7 +132,7 @@ def interpolated_probs(order_probs, lambdas) -> np.ndarray:
     >>> float(interpolated_probs([[1 / 9, 0.2, 0.001]], [0.1, 0.3, 0.6])[0].round(6))
     0.071711
     """
-    probs = _check_order_probs(order_probs)
+    probs = check_order_probs(order_probs)
     return probs @ check_lambdas(lambdas, probs.shape[1])
 
 
@@ -181,7 +188,7 @@ def fit_interpolation_weights(order_probs, tolerance: float = 0.001, max_iterati
     >>> [round(x, 2) for x in trace.lambdas], trace.perplexities[0] > trace.perplexities[-1]
     ([0.38, 0.62], True)
     """
-    probs = _check_order_probs(order_probs)
+    probs = check_order_probs(order_probs)
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < 1:
         raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
     if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) or max_iterations < 1:

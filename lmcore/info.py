@@ -63,7 +63,13 @@ def _as_array(values, name: str) -> np.ndarray:
     return array
 
 
-def _distribution(values, name: str) -> np.ndarray:
+def check_distribution(values, name: str = "p") -> np.ndarray:
+    """``values`` as a float array, checked: finite, non-negative, summing to 1 within
+    :data:`SUM_TOLERANCE`; errors name the argument ``name``.
+
+    >>> check_distribution([0.25, 0.75]).tolist()
+    [0.25, 0.75]
+    """
     array = _as_array(values, name)
     total = float(array.sum())
     if abs(total - 1.0) > SUM_TOLERANCE:
@@ -80,14 +86,14 @@ def _pair(p, q) -> tuple[np.ndarray, np.ndarray]:
         outcomes = list(dict.fromkeys([*p, *q]))
         p = [p.get(x, 0.0) for x in outcomes]
         q = [q.get(x, 0.0) for x in outcomes]
-    p_array, q_array = _distribution(p, "p"), _distribution(q, "q")
+    p_array, q_array = check_distribution(p, "p"), check_distribution(q, "q")
     if p_array.shape != q_array.shape:
         raise ValueError(f"p and q have different lengths: {p_array.size} and {q_array.size}")
     return p_array, q_array
 
 
 def _values(p, name: str) -> np.ndarray:
-    return _distribution(list(p.values()) if isinstance(p, Mapping) else p, name)
+    return check_distribution(list(p.values()) if isinstance(p, Mapping) else p, name)
 
 
 # --- measures of a distribution -------------------------------------------------

@@ -33,9 +33,7 @@ Split(train=array([0, 1, 2, 3, 4, 5]), heldout=array([6, 7]), test=array([8, 9])
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import importlib
 import importlib.util
 import os
@@ -47,6 +45,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+
+from lmcore.util import gc_paused
 
 __all__ = [
     "TOY_TRAIN",
@@ -459,23 +459,9 @@ def _check_corpus_arguments(name, unit, lowercase, punctuation) -> _Corpus:
     return corpus
 
 
-@contextlib.contextmanager
-def _garbage_collector_paused():
-    # Building a corpus creates tens of thousands of tuples, which sets off the
-    # cyclic garbage collector again and again (half the parsing time); tuples
-    # of strings cannot form reference cycles, so there is nothing for it to find.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 @functools.lru_cache(maxsize=32)
 def _load_cached(name: str, unit: str, lowercase: bool, punctuation: bool) -> tuple[tuple[str, ...], ...]:
-    with _garbage_collector_paused():
+    with gc_paused():
         if name == "chinese" and unit == "char":
             return _characters_of(_load_cached(name, "word", lowercase, punctuation))
         if name in _BIBLE_PARTS:
@@ -512,7 +498,7 @@ def load_corpus(name: str, unit: str = "word", lowercase: bool = True, punctuati
     corpus = _check_corpus_arguments(name, unit, lowercase, punctuation)
     _require(corpus.module, corpus.pip_name, name)
     sentences = _load_cached(name, unit, lowercase, punctuation)
-    with _garbage_collector_paused():
+    with gc_paused():
         return [list(sentence) for sentence in sentences]
 
 

@@ -149,7 +149,7 @@ def explore_distribution(p, q=None, labels: Sequence[str] | None = None) -> Dist
         if isinstance(q, Mapping):
             q = [q.get(label, 0.0) for label in labels]
         p = list(p.values())
-    p = info._distribution(p, "p")  # the same checks and messages as every lmcore.info function
+    p = info.check_distribution(p, "p")  # the same checks and messages as every lmcore.info function
     labels = tuple(str(i) for i in range(p.size)) if labels is None else tuple(labels)
     if len(labels) != p.size:
         raise ValueError(f"labels has {len(labels)} entries but p has {p.size} probabilities")
@@ -162,7 +162,7 @@ def explore_distribution(p, q=None, labels: Sequence[str] | None = None) -> Dist
     cross_entropy = kl_divergence = model_perplexity = None
     impossible: tuple[str, ...] = ()
     if q is not None:
-        q = info._distribution(q, "q")
+        q = info.check_distribution(q, "q")
         if q.size != p.size:
             raise ValueError(f"q has {q.size} probabilities but p has {p.size}")
         cross_entropy = info.cross_entropy(p, q)
