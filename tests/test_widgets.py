@@ -136,6 +136,8 @@ def test_lambda_report_zero_probability_is_a_message(arrays):
     assert report.perplexity == math.inf and report.n_impossible == int((heldout[:, 1] == 0).sum())
     assert report.message.startswith("∞ — some held-out token gets probability 0 under these weights")
     assert "Give some weight to λ1" in report.message
+    assert report.message == f"∞ — {report.reason}"  # the reason alone, for renderers that show ∞ themselves
+    assert report.reason.startswith("some held-out token") and "Give some weight to λ1" in report.reason
 
 
 def test_lambda_report_rejects_bad_weights(arrays):
@@ -269,6 +271,10 @@ def test_lambda_explorer_infinite_perplexity_is_readable(lambda_explorer):
     assert lambda_explorer.result.perplexity == math.inf
     text = re.sub("<[^>]+>", "", lambda_explorer.output.value)
     assert "∞ — some held-out token gets probability 0 under these weights" in text
+    lambda_explorer.test_button.click()  # the test set at the same weights: ∞ too, with the same explanation
+    assert shown(lambda_explorer.test_output.value, "lmcore-test-perplexity") == "∞"
+    text = re.sub("<[^>]+>", "", lambda_explorer.test_output.value)
+    assert "∞ — some test token gets probability 0 under these weights" in text
 
 
 def test_test_set_is_used_once(lambda_explorer, arrays):

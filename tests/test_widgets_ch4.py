@@ -261,5 +261,7 @@ def test_fairness_explorer_from_data_and_missing_settings(data):
 
 
 def test_fairness_row_is_a_plain_record():
-    row = FairnessRow("word", 1, 10, 0.0, 10, 100.0, math.log2(100.0), 10 * math.log2(100.0), 20, 3.3219)
+    row = FairnessRow(unit="word", min_count=1, vocabulary=10, oov_rate=0.0, n_tokens=10, perplexity=100.0,
+                      bits_per_token=math.log2(100.0), total_bits=10 * math.log2(100.0), n_characters=20,
+                      bits_per_character=3.3219)
     assert row.unit == "word" and row.total_bits == pytest.approx(66.4386, abs=1e-4)

@@ -1,0 +1,87 @@
+"""Widgets that teach: drag a slider, watch entropy, cross-entropy or perplexity move.
+
+One module per explorer, each holding its pure functions, its renderers and its
+widget class; everything is re-exported here, so ``from lmcore.widgets import
+LambdaExplorer`` and ``widgets.LambdaExplorer`` work as they always did:
+
+- :mod:`~lmcore.widgets.probability`: entropy, cross-entropy, KL divergence and
+  Huffman codes of a few outcomes (:class:`ProbabilityExplorer`);
+- :mod:`~lmcore.widgets.lambdas`: interpolation weights λ against held-out
+  perplexity (:class:`LambdaExplorer`);
+- :mod:`~lmcore.widgets.branching`: perplexity as a branching factor (:class:`BranchingExplorer`);
+- :mod:`~lmcore.widgets.fairness`: which perplexities may be compared (:class:`FairnessExplorer`);
+- :mod:`~lmcore.widgets.base`: what they share (the display hook, number and HTML helpers).
+
+Every widget here follows one pattern, so that it can be tested without a browser
+and trusted in one:
+
+1. a pure function computes a result dataclass from the widget's state
+   (:func:`explore_distribution`, :func:`distribution_from_weights`,
+   :func:`lambda_report`, :func:`perplexity_grid`, :func:`branching_factor`,
+   :func:`fairness_grid` and :func:`fairness_report`);
+2. a render function turns the result into HTML and a matplotlib figure
+   (:func:`render_distribution`, :func:`render_lambda_report`, :func:`branching_html`,
+   :func:`fairness_html`);
+3. the explorer class only wires controls to them with ``observe(..., names="value")``.
+
+Figures go to an ``ipywidgets.Image`` as PNG bytes and numbers to an ``HTML``
+widget, both set from the kernel side: updates replace the picture in place (no
+flicker, no growing pile of figures) and strict nbval sees no captured output.
+Slow work happens when an explorer is built; a slider move redraws only what
+moved (:class:`lmcore.plots.QuickRedraw`), in about 10 ms.
+Only core ipywidgets are used, so the explorers work in JupyterLab, Notebook 7,
+VS Code and Colab. Result widgets carry CSS classes (``lmcore-result``,
+``lmcore-heldout-perplexity``, ...) as stable hooks for the browser test.
+
+>>> explorer = ProbabilityExplorer(preset="rain forecast")
+>>> f"{explorer.result.entropy:.4f}"
+'0.8113'
+>>> explorer.p_sliders[0].value = 0.75      # rain as likely as no rain: 1 bit
+>>> f"{explorer.result.entropy:.4f}"
+'1.0000'
+"""
+
+from lmcore.widgets.branching import (
+    BranchingExplorer,
+    BranchingReport,
+    branching_factor,
+    branching_figure,
+    branching_html,
+)
+from lmcore.widgets.fairness import (
+    FairnessExplorer,
+    FairnessReport,
+    FairnessRow,
+    fairness_grid,
+    fairness_html,
+    fairness_report,
+)
+from lmcore.widgets.lambdas import (
+    LambdaExplorer,
+    LambdaGrid,
+    LambdaReport,
+    lambda_report,
+    perplexity_grid,
+    render_lambda_report,
+    synthetic_order_probs,
+)
+from lmcore.widgets.probability import (
+    PRESETS,
+    DistributionReport,
+    Preset,
+    ProbabilityExplorer,
+    distribution_figure,
+    distribution_from_weights,
+    distribution_html,
+    explore_distribution,
+    render_distribution,
+)
+
+__all__ = [
+    "PRESETS", "Preset", "DistributionReport", "explore_distribution", "distribution_from_weights",
+    "distribution_html", "distribution_figure", "render_distribution", "ProbabilityExplorer",
+    "LambdaReport", "LambdaGrid", "lambda_report", "perplexity_grid", "render_lambda_report",
+    "synthetic_order_probs", "LambdaExplorer",
+    "BranchingReport", "branching_factor", "branching_html", "branching_figure", "BranchingExplorer",
+    "FairnessRow", "fairness_grid", "FairnessReport", "fairness_report", "fairness_html", "FairnessExplorer",
+]

@@ -1,0 +1,173 @@
+"""The branching-factor explorer: perplexity as the effective number of choices.
+
+What it teaches: a uniform choice among k outcomes has entropy log₂ k and
+perplexity exactly k, the branching factor; favouring one outcome (the skew)
+lowers the perplexity towards 1, so perplexity is a *weighted average* branching
+factor, the number of equally likely choices that would be as uncertain.
+
+The pattern, as in every explorer: pure compute (:func:`branching_factor`) ->
+render (:func:`branching_html`, :func:`branching_figure`) -> thin wiring
+(:class:`BranchingExplorer`).
+
+>>> f"{branching_factor(4).perplexity:.4f}"
+'4.0000'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+import numpy as np
+
+from lmcore import info, plots
+from lmcore.widgets.base import Explorer, format_number, help_box, picture_layout, span
+
+__all__ = ["BranchingReport", "branching_factor", "branching_html", "branching_figure", "BranchingExplorer"]
+
+
+# --- pure part -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BranchingReport:
+    """A choice among ``k`` outcomes, the first with probability ``p[0]``, the others alike.
+
+    ``entropy`` is in bits, ``perplexity = 2 ** entropy`` (the weighted average
+    branching factor) and ``max_entropy = log2 k``, the entropy of the uniform choice.
+    """
+
+    k: int
+    skew: float
+    p: np.ndarray
+    entropy: float
+    perplexity: float
+    max_entropy: float
+
+
+def branching_factor(k: int, skew: float = 0.0) -> BranchingReport:
+    """Entropy and perplexity of ``k`` outcomes, ``skew`` of the way from uniform to certain.
+
+        p_1 = 1/k + skew (1 - 1/k),    p_i = (1 - p_1) / (k - 1)  for i = 2..k
+
+    ``skew = 0`` is the uniform choice, whose perplexity is ``k`` (the branching factor);
+    ``skew = 1`` makes the first outcome certain: perplexity 1. In between, the
+    perplexity ``2 ** H`` is an effective number of choices between 1 and ``k``.
+
+    >>> report = branching_factor(10)
+    >>> f"{report.entropy:.4f} bits, perplexity {report.perplexity:.4f}"
+    '3.3219 bits, perplexity 10.0000'
+    >>> f"{branching_factor(10, skew=0.9).perplexity:.4f}"
+    '1.6492'
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"k must be an integer, got {type(k).__name__}")
+    if k < 1:
+        raise ValueError(f"k must be >= 1 (the number of outcomes), got {k}")
+    if isinstance(skew, bool) or not isinstance(skew, (int, float, np.integer, np.floating)):
+        raise TypeError(f"skew must be a number between 0 and 1, got {type(skew).__name__}")
+    if not 0.0 <= skew <= 1.0:
+        raise ValueError(f"skew must be between 0 (uniform) and 1 (certain), got {skew}")
+    k, skew = int(k), float(skew)
+    first = 1.0 / k + skew * (1.0 - 1.0 / k)
+    p = np.full(k, (1.0 - first) / (k - 1) if k > 1 else 0.0)
+    p[0] = first if k > 1 else 1.0
+    entropy = info.entropy(p)
+    return BranchingReport(k, skew, p, entropy, 2.0**entropy, math.log2(k))
+
+
+# --- render ---------------------------------------------------------------------------------
+
+
+def branching_html(report: BranchingReport) -> str:
+    """The numbers of a :class:`BranchingReport` as HTML (each in a ``lmcore-...`` span).
+
+    >>> "10.0000" in branching_html(branching_factor(10))
+    True
+    """
+    others = (f", each of the other {report.k - 1}: {report.p[1]:.4f}" if report.k > 1 else "")
+    lines = [
+        (f"{report.k} outcomes; outcome 1 has probability {span('lmcore-top-probability', f'{report.p[0]:.4f}')}"
+         f"{others}"),
+        (f"Entropy H = {span('lmcore-entropy', format_number(report.entropy))} bits "
+         f"(a uniform choice among {report.k}: log₂ {report.k} = {report.max_entropy:.4f} bits)"),
+        (f"Perplexity 2<sup>H</sup> = {span('lmcore-perplexity', format_number(report.perplexity))}: "
+         "as uncertain as a fair choice among that many outcomes"),
+    ]
+    return f"<ul>{''.join(f'<li>{line}</li>' for line in lines)}</ul>"
+
+
+def branching_figure(report: BranchingReport):
+    """Bars of the report's distribution. The caller closes it."""
+    return plots.bar_distribution(report.p, [str(i) for i in range(1, report.k + 1)], figsize=(4.6, 3.0),
+                                  p_name="p", title="the next outcome")
+
+
+# --- wiring ---------------------------------------------------------------------------------
+
+_BRANCHING_HELP = (
+    "<b>Perplexity as a branching factor.</b> Choose how many outcomes there are (k) and how "
+    "strongly the first one is favoured (skew). With skew 0 all k are equally likely and the "
+    "perplexity is exactly k; favouring one outcome lowers it towards 1: fewer <i>effective</i> choices."
+)
+
+
+class BranchingExplorer(Explorer):
+    """Perplexity as a (weighted average) branching factor: ``k`` outcomes, optionally skewed.
+
+    Controls: ``k`` (IntSlider) and ``skew`` (FloatSlider). ``result`` is the last
+    :class:`BranchingReport`. Changing ``k`` draws a new picture; moving ``skew`` only
+    changes the bar heights (:class:`lmcore.plots.QuickRedraw`).
+
+    >>> explorer = BranchingExplorer(k=10)
+    >>> explorer.skew.value = 1.0
+    >>> f"{explorer.result.perplexity:.4f}"
+    '1.0000'
+    """
+
+    def __init__(self, k: int = 10, skew: float = 0.0, max_k: int = 30):
+        start = branching_factor(k, skew)  # checks the arguments
+        if not 2 <= start.k <= max_k:
+            raise ValueError(f"k must be between 2 and max_k={max_k}, got {k}")
+        self.result: BranchingReport | None = None
+        self.k = widgets.IntSlider(value=start.k, min=2, max=max_k, step=1, description="k outcomes",
+                                   continuous_update=False, style={"description_width": "7em"},
+                                   layout=widgets.Layout(width="26em"))
+        self.k.add_class("lmcore-k")
+        self.skew = widgets.FloatSlider(value=start.skew, min=0.0, max=1.0, step=0.01, readout_format=".2f",
+                                        description="skew", continuous_update=False,
+                                        style={"description_width": "7em"}, layout=widgets.Layout(width="26em"))
+        self.skew.add_class("lmcore-skew")
+        self.figure = widgets.Image(format="png", layout=picture_layout())
+        self.figure.add_class("lmcore-figure")
+        self.output = widgets.HTML()
+        self.output.add_class("lmcore-result")
+        self.widget = widgets.VBox([
+            help_box(_BRANCHING_HELP),
+            self.k, self.skew,
+            widgets.HBox([self.figure, self.output]),
+        ])
+        self.widget.add_class("lmcore-branching-explorer")
+        self._drawn_k = None
+        self.k.observe(self._update, names="value")
+        self.skew.observe(self._update, names="value")
+        self._update()
+
+    def _new_picture(self, report: BranchingReport) -> None:
+        figure = branching_figure(report)
+        plt.close(figure)  # out of pyplot's list: never shown twice, never piling up
+        self._bars = list(figure.axes[0].containers[0])
+        self._redraw = plots.QuickRedraw(figure, self._bars)
+        self._drawn_k = report.k
+
+    def _update(self, change=None) -> None:
+        report = branching_factor(self.k.value, self.skew.value)
+        if report.k != self._drawn_k:
+            self._new_picture(report)
+        for bar, height in zip(self._bars, report.p):
+            bar.set_height(height)
+        self.figure.value = self._redraw.png()
+        self.output.value = branching_html(report)
+        self.result = report

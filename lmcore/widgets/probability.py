@@ -1,0 +1,359 @@
+"""The probability explorer: entropy, cross-entropy, KL divergence and Huffman codes of a few outcomes.
+
+What it teaches: drag the weights of a distribution p (what happens) and of a model
+q (what the model believes) and watch entropy H(p), perplexity 2^H(p),
+cross-entropy H(p, q) and the KL divergence D(p‖q) = H(p, q) − H(p) move; the
+course's worked examples (a fair coin, the horse race, the rain forecast, ...) are
+presets. On request it shows the Huffman code of p and its average length.
+
+The pattern, as in every explorer: pure compute (:func:`explore_distribution`,
+:func:`distribution_from_weights`) -> render (:func:`distribution_html`,
+:func:`distribution_figure`) -> thin wiring (:class:`ProbabilityExplorer`).
+
+>>> report = distribution_from_weights([1, 3], [1, 1], labels=["rain", "no rain"])
+>>> f"{report.entropy:.4f} bits, {report.cross_entropy:.4f} bits"
+'0.8113 bits, 1.0000 bits'
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+import numpy as np
+
+from lmcore import info, plots
+from lmcore.widgets.base import (
+    INFINITY,
+    Explorer,
+    format_number,
+    help_box,
+    notes_html,
+    picture_layout,
+    span,
+    table_html,
+)
+
+__all__ = ["PRESETS", "Preset", "DistributionReport", "explore_distribution", "distribution_from_weights",
+           "distribution_html", "distribution_figure", "render_distribution", "ProbabilityExplorer"]
+
+
+# --- pure part -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A worked example of the course: outcomes, their probabilities ``p``, a model ``q``."""
+
+    labels: tuple[str, ...]
+    p: tuple[float, ...]
+    q: tuple[float, ...]
+    story: str
+
+
+PRESETS: dict[str, Preset] = {
+    "fair coin": Preset(
+        ("heads", "tails"), (0.5, 0.5), (0.8, 0.2),
+        "A fair coin: 1 bit per toss. The model wrongly believes heads comes up 80% of the time."),
+    "8 teams": Preset(
+        tuple(f"team {i}" for i in range(1, 9)), (1 / 8,) * 8, (1 / 8,) * 8,
+        "Eight equally strong teams: 3 bits, so the 3-bit team number is already the best code."),
+    "horse race": Preset(
+        tuple(f"horse {i}" for i in range(1, 9)), (1 / 2, 1 / 4, 1 / 8, 1 / 16) + (1 / 64,) * 4, (1 / 8,) * 8,
+        "The horse race: 2 bits, Huffman code 0, 10, 110, 1110, 111100, ... The model treats all "
+        "horses alike (the 3-bit code's belief) and pays 1 bit more per race: the KL divergence."),
+    "rain forecast": Preset(
+        ("rain", "no rain"), (1 / 4, 3 / 4), (1 / 2, 1 / 2),
+        "Rain one day in four: 0.8113 bits. A 50/50 model needs 1 bit per day."),
+    "pizza toppings (Shannon game)": Preset(
+        ("mushrooms", "pepperoni", "anchovies", "fried rice", "everything else"),
+        (0.1, 0.1, 0.01, 0.0001, 0.7899), (0.2,) * 5,
+        "The next word after 'I want a pizza with ...'. The first four are single toppings; "
+        "'everything else' is not one outcome but all other toppings lumped together (it takes "
+        "the remaining 0.7899), so the entropy shown is lower than that of the real, much longer "
+        "list. The model spreads its belief evenly over the five rows."),
+}
+
+
+@dataclass(frozen=True)
+class DistributionReport:
+    """What the probability explorer shows; all information in bits.
+
+    ``cross_entropy``, ``kl_divergence`` and ``model_perplexity`` are ``None``
+    without a model ``q``, and ``inf`` when ``q`` gives probability 0 to an outcome
+    that happens (listed in ``impossible_under_model``). ``code`` maps each label
+    with ``p > 0`` to its Huffman code word.
+    """
+
+    labels: tuple[str, ...]
+    p: np.ndarray
+    q: np.ndarray | None
+    entropy: float
+    perplexity: float
+    cross_entropy: float | None
+    kl_divergence: float | None
+    model_perplexity: float | None
+    code: dict[str, str]
+    expected_code_length: float
+    impossible_under_model: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def explore_distribution(p, q=None, labels: Sequence[str] | None = None) -> DistributionReport:
+    """Entropy, perplexity, Huffman code of ``p``; cross-entropy and KL against a model ``q``.
+
+    ``p`` and ``q`` are probabilities (summing to 1) as sequences, or dicts whose
+    keys are the labels.
+
+    >>> report = explore_distribution([1/2, 1/4, 1/8, 1/16] + [1/64] * 4, q=[1/8] * 8)
+    >>> report.entropy, report.cross_entropy, round(report.kl_divergence, 12), report.code["4"]
+    (2.0, 3.0, 1.0, '111100')
+    """
+    if isinstance(p, Mapping):
+        if labels is not None:
+            raise TypeError("labels must not be given when p is a dict: its keys are the labels")
+        labels = list(p)
+        if isinstance(q, Mapping):
+            q = [q.get(label, 0.0) for label in labels]
+        p = list(p.values())
+    p = info.check_distribution(p, "p")  # the same checks and messages as every lmcore.info function
+    labels = tuple(str(i) for i in range(p.size)) if labels is None else tuple(labels)
+    if len(labels) != p.size:
+        raise ValueError(f"labels has {len(labels)} entries but p has {p.size} probabilities")
+    entropy = info.entropy(p)
+    code_by_position = info.huffman_code(p)
+    code = {labels[i]: word for i, word in code_by_position.items()}
+    notes = []
+    if entropy == 0:
+        notes.append("H(p) = 0: one outcome is certain, so seeing it tells you nothing new.")
+    cross_entropy = kl_divergence = model_perplexity = None
+    impossible: tuple[str, ...] = ()
+    if q is not None:
+        q = info.check_distribution(q, "q")
+        if q.size != p.size:
+            raise ValueError(f"q has {q.size} probabilities but p has {p.size}")
+        cross_entropy = info.cross_entropy(p, q)
+        kl_divergence = info.kl_divergence(p, q)
+        model_perplexity = 2.0**cross_entropy
+        impossible = tuple(label for label, pi, qi in zip(labels, p, q) if pi > 0 and qi == 0)
+        if impossible:
+            notes.append(
+                f"H(p, q) = {INFINITY}: the model gives probability 0 to {', '.join(impossible)}, which does "
+                "happen. Coding it would need an infinitely long code word; a language model with this "
+                "flaw has infinite perplexity.")
+    return DistributionReport(
+        labels=labels, p=p, q=q, entropy=entropy, perplexity=info.perplexity(p),
+        cross_entropy=cross_entropy, kl_divergence=kl_divergence, model_perplexity=model_perplexity,
+        code=code, expected_code_length=info.expected_code_length(p, code_by_position),
+        impossible_under_model=impossible, notes=tuple(notes))
+
+
+def _normalise(weights, name: str) -> np.ndarray:
+    """Slider weights divided by their sum. Weights need not sum to 1, so this is not
+    :func:`lmcore.info.check_distribution`'s job; the checks and messages follow it."""
+    if isinstance(weights, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence, array or dict of probabilities, got {type(weights).__name__}")
+    try:
+        weights = np.asarray(weights, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must contain only numbers") from None
+    if weights.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {weights.shape}")
+    if weights.size == 0:
+        raise ValueError(f"{name} is empty")
+    if np.isnan(weights).any():
+        raise ValueError(f"{name} contains NaN")
+    if (weights < 0).any():
+        raise ValueError(f"{name} has negative probabilities: {weights[weights < 0].tolist()}")
+    if np.isinf(weights).any():
+        raise ValueError(f"{name} contains an infinite value")
+    total = weights.sum()
+    if total == 0:
+        raise ValueError(f"all weights of {name} are 0: give at least one outcome a positive weight")
+    return weights / total
+
+
+def distribution_from_weights(p_weights, q_weights=None, labels: Sequence[str] | None = None) -> DistributionReport:
+    """:func:`explore_distribution` of weights divided by their sum (the sliders' state).
+
+    A model whose weights are all 0 is left out, with a note, rather than failing.
+
+    >>> distribution_from_weights([1, 3], labels=["rain", "no rain"]).p.tolist()
+    [0.25, 0.75]
+    """
+    p = _normalise(p_weights, "p")
+    q, note = None, None
+    if q_weights is not None:
+        try:
+            q = _normalise(q_weights, "q")
+        except ValueError:
+            note = "The model's weights are all 0, so it is no distribution: no cross-entropy to show."
+    report = explore_distribution(p, q, labels)
+    if note:
+        report = replace(report, notes=report.notes + (note,))
+    return report
+
+
+# --- render ---------------------------------------------------------------------------------
+
+
+def distribution_html(report: DistributionReport, show_code: bool = False) -> str:
+    """The table and the numbers of a report, as HTML (each number in a ``lmcore-...`` span).
+
+    >>> "0.8113" in distribution_html(explore_distribution([0.25, 0.75]))
+    True
+    """
+    has_model = report.q is not None
+    columns = ["outcome", "p(x)", "−log₂ p(x)"] + (["q(x)", "−log₂ q(x)"] if has_model else [])
+    rows = []
+    for i, label in enumerate(report.labels):
+        cells = [html.escape(label), f"{report.p[i]:.4f}", format_number(info.surprisal(report.p[i]))]
+        if has_model:
+            cells += [f"{report.q[i]:.4f}", format_number(info.surprisal(report.q[i]))]
+        if show_code:
+            cells.append(f"<code>{report.code[label]}</code>" if label in report.code else "— (p = 0)")
+        rows.append(cells)
+    lines = [
+        f"Entropy H(p) = {span('lmcore-entropy', format_number(report.entropy))} bits",
+        (f"Perplexity 2<sup>H(p)</sup> = {span('lmcore-perplexity', format_number(report.perplexity))}: "
+         "as uncertain as a fair choice among that many outcomes"),
+    ]
+    if has_model:
+        lines += [
+            (f"Cross-entropy H(p, q) = {span('lmcore-cross-entropy', format_number(report.cross_entropy))} bits "
+             f"(the model's perplexity 2<sup>H(p, q)</sup> = {format_number(report.model_perplexity)})"),
+            (f"KL divergence D(p‖q) = H(p, q) − H(p) = {span('lmcore-kl', format_number(report.kl_divergence))} "
+             "bits: the price of believing q when the truth is p"),
+        ]
+    if show_code:
+        lines.append(
+            f"Huffman code: average length {span('lmcore-code-length', format_number(report.expected_code_length))} "
+            "bits per outcome (never below H(p), always below H(p) + 1)")
+    table = table_html(columns + (["Huffman code word"] if show_code else []), rows)
+    return f"{table}<ul>{''.join(f'<li>{line}</li>' for line in lines)}</ul>{notes_html(report.notes)}"
+
+
+def distribution_figure(report: DistributionReport):
+    """Bars of p, and of the model q beside them if there is one. The caller closes it."""
+    return plots.bar_distribution(report.p, report.labels, report.q, figsize=(4.6, 3.0))
+
+
+def render_distribution(report: DistributionReport, show_code: bool = False):
+    """``(html, figure)`` for a report: :func:`distribution_html` and :func:`distribution_figure`.
+
+    >>> page, fig = render_distribution(explore_distribution([0.25, 0.75])); plt.close(fig)
+    >>> "0.8113" in page
+    True
+    """
+    return distribution_html(report, show_code), distribution_figure(report)
+
+
+# --- wiring ---------------------------------------------------------------------------------
+
+_PROBABILITY_HELP = (
+    "<b>How the sliders work.</b> Each slider holds a <i>weight</i>, not a probability: "
+    "each outcome's probability is its weight divided by the sum of all weights, shown in "
+    "the table. So the probabilities always add up to 1, and raising one weight lowers every "
+    "other probability a little. Left: the distribution p of what happens. Right: the model q."
+)
+
+
+def _weight_slider(label: str, value: float, css_class: str) -> widgets.FloatSlider:
+    slider = widgets.FloatSlider(
+        value=value, min=0.0, max=1.0, step=0.001, readout_format=".4f", description=label,
+        continuous_update=False, style={"description_width": "8em"},
+        layout=widgets.Layout(width="22em"))
+    slider.add_class(css_class)
+    return slider
+
+
+class ProbabilityExplorer(Explorer):
+    """Sliders for the probabilities of a few outcomes and of a model; entropy, perplexity,
+    cross-entropy, KL divergence and (on request) the Huffman code, live.
+
+    Controls: ``preset`` (Dropdown), ``show_code`` (Checkbox), ``p_sliders`` and
+    ``q_sliders`` (lists of FloatSliders, rebuilt when the preset changes). The last
+    result is ``result`` (a :class:`DistributionReport`, or ``None`` while the state
+    is not a distribution, with the reason in ``error``).
+
+    >>> explorer = ProbabilityExplorer(preset="horse race", show_code=True)
+    >>> explorer.result.entropy, explorer.result.code["horse 5"]
+    (2.0, '111100')
+    """
+
+    def __init__(self, preset: str = "horse race", show_code: bool = False):
+        if preset not in PRESETS:
+            raise ValueError(f"preset must be one of {list(PRESETS)}, got {preset!r}")
+        self.result: DistributionReport | None = None
+        self.error: str | None = None
+        self.preset = widgets.Dropdown(options=list(PRESETS), value=preset, description="Example")
+        self.show_code = widgets.Checkbox(value=show_code, description="Show the Huffman code", indent=False)
+        self.story = widgets.HTML()
+        self.p_sliders: list[widgets.FloatSlider] = []
+        self.q_sliders: list[widgets.FloatSlider] = []
+        self._p_box = widgets.VBox()
+        self._q_box = widgets.VBox()
+        self.figure = widgets.Image(format="png", layout=picture_layout())
+        self.figure.add_class("lmcore-figure")
+        self.output = widgets.HTML()
+        self.output.add_class("lmcore-result")
+        self.widget = widgets.VBox([
+            widgets.HBox([self.preset, self.show_code]),
+            help_box(_PROBABILITY_HELP),
+            self.story,
+            widgets.HBox([
+                widgets.VBox([widgets.HTML("<b>p: what happens</b>"), self._p_box]),
+                widgets.VBox([widgets.HTML("<b>q: the model</b>"), self._q_box]),
+            ]),
+            widgets.HBox([self.figure, self.output]),
+        ])
+        self.widget.add_class("lmcore-probability-explorer")
+        self.preset.observe(self._on_preset, names="value")
+        self.show_code.observe(self._update, names="value")
+        self._load(PRESETS[preset])
+
+    def _on_preset(self, change) -> None:
+        self._load(PRESETS[change["new"]])
+
+    def _load(self, preset: Preset) -> None:
+        # New sliders for the new outcomes: wired only once their values are set,
+        # so a preset change redraws once, not once per slider.
+        for old in self.p_sliders + self.q_sliders:
+            old.close()  # frees the old sliders' models in the kernel and the browser
+        self.labels = preset.labels
+        self.p_sliders = [_weight_slider(label, p, "lmcore-p-weight") for label, p in zip(preset.labels, preset.p)]
+        self.q_sliders = [_weight_slider(label, q, "lmcore-q-weight") for label, q in zip(preset.labels, preset.q)]
+        for slider in self.p_sliders + self.q_sliders:
+            slider.observe(self._update, names="value")
+        self._p_box.children = self.p_sliders
+        self._q_box.children = self.q_sliders
+        self.story.value = f'<div style="max-width: 50em"><i>{html.escape(preset.story)}</i></div>'
+        # One figure per preset; a slider move only changes bar heights (see plots.QuickRedraw).
+        figure = distribution_figure(explore_distribution(preset.p, preset.q, preset.labels))
+        plt.close(figure)  # out of pyplot's list: never shown twice, never piling up
+        p_bars, q_bars = figure.axes[0].containers
+        self._bars = (list(p_bars), list(q_bars))
+        self._redraw = plots.QuickRedraw(figure, self._bars[0] + self._bars[1])
+        self._update()
+
+    def _update(self, change=None) -> None:
+        try:
+            report = distribution_from_weights([s.value for s in self.p_sliders],
+                                               [s.value for s in self.q_sliders], self.labels)
+        except ValueError as error:
+            self.result, self.error = None, str(error)
+            for bar in self._bars[0]:
+                bar.set_height(0.0)
+            self.figure.value = self._redraw.png()
+            self.output.value = f'<p class="lmcore-message">Not a distribution yet: {html.escape(str(error))}.</p>'
+            return
+        q = report.q if report.q is not None else np.zeros_like(report.p)
+        for bars, heights in zip(self._bars, (report.p, q)):
+            for bar, height in zip(bars, heights):
+                bar.set_height(height)
+        self.figure.value = self._redraw.png()
+        self.output.value = distribution_html(report, self.show_code.value)
+        self.result, self.error = report, None
