@@ -1,17 +1,28 @@
 """lmcore: the small library behind the course "How do we know a model predicts well?".
 
-One module per idea, each importing only the ones below it:
+One module per idea, on floors: a module imports only modules on its own floor or
+below, never in a circle, and never another module's underscore names
+(``tests/test_architecture.py`` checks all three against :data:`FLOORS`).
 
-- ``lmcore.info``: entropy, cross-entropy, KL divergence, perplexity, Huffman codes.
-- ``lmcore.vocab``: the ``Vocabulary`` that maps tokens to integer ids.
-- ``lmcore.text``: corpora, tokenization, splits; ``lmcore.sources``: sources of known entropy.
-- ``lmcore.ngram`` and ``lmcore.evaluate``: n-gram models and perplexity with explicit conventions.
-- ``lmcore.arpa``: ARPA files, the backoff format KenLM and SRILM read.
-- ``lmcore.bleu``: BLEU that shows its work.
-- ``lmcore.widgets`` and ``lmcore.plots``: the only modules that import ipywidgets and matplotlib.
-- ``lmcore.exercises``: instant self-checks for the chapters' exercises.
+1. ``util``, ``info`` (entropy, cross-entropy, KL divergence, perplexity, Huffman codes),
+   ``vocab`` (the ``Vocabulary``), ``tokenizers``, ``corpora`` and ``text`` (corpora,
+   tokenization, splits), ``sources`` (sources of known entropy).
+2. ``counting`` (n-gram counts in numpy), ``model`` (what every n-gram model does),
+   ``arpa_writer``, ``interpolation``, ``kneser_ney``, ``ngram`` (the models) and
+   ``evaluate`` (perplexity with explicit conventions).
+3. ``arpa`` (reading ARPA files) and ``bleu`` (BLEU that shows its work).
+4. ``plots``, ``widgets`` (a package, one module per explorer) and ``exercises``: the only
+   modules that import matplotlib and ipywidgets, and the chapters' self-checks.
 
 Submodules are imported on use (``import lmcore.info``) so that the package stays light.
 """
 
 __version__ = "0.1.0"
+
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("util", "info", "vocab", "tokenizers", "corpora", "text", "sources"),
+    ("counting", "model", "arpa_writer", "interpolation", "kneser_ney", "ngram", "evaluate"),
+    ("arpa", "bleu", "bleu_signature"),
+    ("plots", "widgets", "exercises"),
+)
+"""lmcore's modules by floor, lowest first; a module may import only from its floor or below."""

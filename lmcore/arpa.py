@@ -40,158 +40,18 @@ standard conversion above that, on request), MLE not at all: :func:`write_arpa` 
 
 from __future__ import annotations
 
-import math
 import os
 from operator import itemgetter
 
 import numpy as np
 
-from lmcore.ngram import INT64_MAX, Convention, NgramModel, _keys, _lookup
+from lmcore.arpa_writer import DIGITS, LOG10_ZERO, write_arpa
+from lmcore.counting import INT64_MAX, lookup, ngram_keys
+from lmcore.model import Convention, NgramModel
 from lmcore.util import gc_paused
 from lmcore.vocab import BOS, BOS_ID, MARKERS, UNK_ID, Vocabulary
 
-__all__ = ["ArpaModel", "read_arpa", "write_arpa"]
-
-LOG10_ZERO = -99.0  # the format's stand-in for log10(0), used for <s>
-DIGITS = 7  # decimals of each log10 value: 5e-8 rounding, far below the 1e-6 round trip
-
-
-# --- writing ------------------------------------------------------------------------------
-
-
-def _check_writable(model, exact) -> None:
-    if not isinstance(model, NgramModel):
-        raise TypeError(f"model must be an lmcore.ngram model, got {type(model).__name__}")
-    if not isinstance(exact, bool):
-        raise TypeError(f"exact must be True or False, got {exact!r}")
-    model._check_fitted()
-    model._check_backoff_form(exact)
-    convention = model.convention
-    standard = convention.padding(model.order) == (model.order - 1, 1) and not convention.bos_outcome
-    if not (standard and convention.open_vocabulary):
-        raise ValueError(
-            "model.convention must be the standard one (order - 1 <s> as context, one </s>, <unk> an outcome): "
-            f"ARPA readers score sentences that way, got {convention}"
-        )
-    bad = [t for t in model.vocab.tokens if not t or any(c.isspace() for c in t)]
-    if bad:
-        raise ValueError(f"ARPA separates tokens by whitespace, which some vocabulary tokens hold, e.g. {bad[0]!r}")
-
-
-def _entries(model, k: int) -> np.ndarray:
-    """The k-grams the file lists, as (M, k) id rows: every outcome and ``<s>`` for k = 1, the
-    seen k-grams for k >= 2 except those starting with ``<s> <s>``."""
-    if k == 1:
-        return np.r_[model._outcome_ids, BOS_ID][:, None]
-    grams = model.counts.decode(model.counts.tables[k - 1].keys, k)
-    return grams[~((grams[:, 0] == BOS_ID) & (grams[:, 1] == BOS_ID))]
-
-
-def _padded(grams: np.ndarray, order: int) -> np.ndarray:
-    """Rows of ``order`` ids, the k-gram in the last columns after ``<s>``: for a k-gram starting
-    with ``<s>``, that is the whole padded sentence start the model saw."""
-    rows = np.full((grams.shape[0], order), BOS_ID, dtype=np.int64)
-    rows[:, order - grams.shape[1] :] = grams
-    return rows
-
-
-def _log10_probs(model, grams: np.ndarray) -> np.ndarray:
-    """log10 of what the file holds for each listed k-gram (M, k)."""
-    k, order = grams.shape[1], model.order
-    rows = _padded(grams, order)
-    full = np.full(grams.shape[0], k == order) | (grams[:, 0] == BOS_ID)
-    probs = np.empty(grams.shape[0])
-    if full.any():  # the model itself: the top order, or the sentence start after padding
-        probs[full] = model._probs(rows[full], np.full(int(full.sum()), order - 1))
-    if (~full).any():
-        probs[~full] = model._lower_order_probs(rows[~full], k)
-    if k == 1:
-        probs[grams[:, 0] == BOS_ID] = 10.0**LOG10_ZERO
-    if not (probs > 0).all():
-        raise ValueError("the model gives an n-gram probability 0, which an ARPA file cannot hold")
-    return np.log10(probs)
-
-
-def _lines(vocab: Vocabulary, grams: np.ndarray, log10_probs: np.ndarray, log10_backoffs: np.ndarray | None,
-           ) -> list[str]:
-    """``log10 prob <tab> w_1 .. w_k [<tab> log10 backoff]`` for each row."""
-    tokens = np.array(vocab.tokens, dtype=object)
-    text = tokens[grams[:, 0]]
-    for column in range(1, grams.shape[1]):
-        text = text + " " + tokens[grams[:, column]]  # object arrays: str concatenation per row
-    number = f"{{:.{DIGITS}f}}".format
-    probs = map(number, log10_probs.tolist())
-    if log10_backoffs is None:
-        return [f"{p}\t{t}" for p, t in zip(probs, text)]
-    # a k-gram that is no history gets no backoff column
-    backoffs = ["" if math.isnan(b) else "\t" + number(b) for b in log10_backoffs.tolist()]
-    return [f"{p}\t{t}{b}" for p, t, b in zip(probs, text, backoffs)]
-
-
-def write_arpa(model, path, *, exact: bool = True) -> tuple[int, ...]:
-    """Write a fitted ``model`` to ``path`` as an ARPA file; returns the n-gram count of each order.
-
-    Which models can be written (the model's convention must be the standard one):
-
-    - :class:`~lmcore.ngram.KneserNey`: its recursion is a backoff model, α(h) = γ(h),
-      and each order's entries are its own P_k, so the file also agrees with the model
-      on shorter contexts.
-    - :class:`~lmcore.ngram.Interpolated` of order 1 or 2, exactly; of order 3 or more
-      only with ``exact=False``. After a seen history h and an unseen (h, w), the top
-      order's MLE is 0, so P(w | h) = Σ_{i<n} λ_i P_i(w | h_i) = Λ_{n-1} Q_{n-1}(w | h')
-      with Q_k = Σ_{i<=k} λ_i P_i / Λ_k and Λ_k = λ_1 + .. + λ_k: the order-k entries
-      hold Q_k and α(h) = Λ_k / Λ_{k+1} (the standard conversion). But after a history
-      h never seen in training, lmcore gives the weight of the undefined orders to the
-      highest defined one, Σ_{i<k} λ_i P_i + (λ_k + .. + λ_n) P_k(w | h'), which is not
-      proportional to Q_k(w | h') (it weighs P_k more), while the reader, finding no h,
-      uses Q_k(w | h'). One list of k-grams cannot hold both; exactness would need,
-      for every seen history h, an n-gram for every word seen after h' (56 million
-      extra trigrams for the English corpus's 330,000). With ``exact=False`` the file
-      is the standard conversion: the model on every history seen in training, the
-      recursive interpolation after the others. For order 2 the only unseen history is
-      an unknown word, after which both give P_1. λ_1 = 0 (unseen words get
-      probability 0) is refused.
-    - :class:`~lmcore.ngram.AddK`: every n-gram unseen after h has the same
-      k / (c(h) + k|V|), which depends on h only through c(h): it is α(h) = k|V| /
-      (c(h) + k|V|) times a uniform 1/|V|. So it is compact after all: the lower orders
-      hold the uniform 1/|V| (they are only ever backed off to, never the model's own
-      lower-order add-k estimates) and the top order's histories carry α(h). Full
-      contexts only, for that reason.
-    - :class:`~lmcore.ngram.MLE`: refused. Unseen words and n-grams have probability 0;
-      ARPA's only stand-in, -99, is read as 10**-99, so KenLM's perplexity would be
-      finite where lmcore's is inf.
-
-    Log-probabilities are written with 7 decimals. ``<unk>`` is always listed. KenLM
-    reads files of order 2 or more only.
-    """
-    _check_writable(model, exact)
-    order, vocab = model.order, model.vocab
-    entries = [_entries(model, k) for k in range(1, order + 1)]
-    base = len(vocab)
-    sections = []
-    for k, grams in enumerate(entries, start=1):
-        backoffs = None
-        if k < order:
-            # a listed k-gram is a history when some listed (k+1)-gram starts with it
-            histories = np.unique(_keys(entries[k][:, :-1], k, base))
-            is_history = np.isin(_keys(grams, k, base), histories)
-            backoffs = np.full(grams.shape[0], np.nan)
-            with np.errstate(divide="ignore"):
-                backoffs[is_history] = np.log10(model._backoff_weights(_padded(grams[is_history], order), k))
-            if np.isneginf(backoffs).any():
-                raise ValueError("the model gives a backoff weight 0, which an ARPA file cannot hold")
-        sections.append(_lines(vocab, grams, _log10_probs(model, grams), backoffs))
-    counts = tuple(len(lines) for lines in sections)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\\data\\\n" + "".join(f"ngram {k}={n}\n" for k, n in enumerate(counts, start=1)))
-        for k, lines in enumerate(sections, start=1):
-            f.write(f"\n\\{k}-grams:\n")
-            f.write("\n".join(lines) + "\n")
-        f.write("\n\\end\\\n")
-    return counts
-
-
-# --- reading -------------------------------------------------------------------------------
+__all__ = ["DIGITS", "LOG10_ZERO", "ArpaModel", "read_arpa", "write_arpa"]
 
 
 class ArpaModel(NgramModel):
@@ -216,27 +76,27 @@ class ArpaModel(NgramModel):
         is_outcome = np.zeros(len(vocab), dtype=bool)
         is_outcome[keys[0]] = True
         is_outcome[BOS_ID] = False
-        self._is_outcome, self._outcome_ids = is_outcome, np.flatnonzero(is_outcome)
+        self._is_outcome, self.outcome_ids = is_outcome, np.flatnonzero(is_outcome)
 
     def fit(self, sentences, vocab=None, min_count: int = 1):
         raise TypeError("an ArpaModel is read from a file (read_arpa), not fitted")
 
-    def _check_backoff_form(self, exact: bool) -> None:
+    def check_backoff_form(self, exact: bool) -> None:
         raise TypeError("an ArpaModel is already an ARPA file: copy the file instead of writing it again")
 
-    def _probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
+    def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
         base = len(self.vocab)
         log10_p = np.full(grams.shape[0], -np.inf)
         longest = np.zeros(grams.shape[0], dtype=np.int64)  # order of the longest listed n-gram ending at w
         for k in range(1, self.order + 1):
-            found = _lookup(self.keys[k - 1], self.log10_probs[k - 1], _keys(grams, k, base), default=np.nan)
+            found = lookup(self.keys[k - 1], self.log10_probs[k - 1], ngram_keys(grams, k, base), default=np.nan)
             hit = (context_len >= k - 1) & ~np.isnan(found)
             log10_p[hit], longest[hit] = found[hit], k
         # every history longer than the one matched was backed off from: add its α
         for j in range(1, self.order):
             backed_off = (context_len >= j) & (longest <= j)
             if backed_off.any():
-                alpha = _lookup(self.keys[j - 1], self.log10_backoffs[j - 1], _keys(grams[:, :-1], j, base))
+                alpha = lookup(self.keys[j - 1], self.log10_backoffs[j - 1], ngram_keys(grams[:, :-1], j, base))
                 log10_p += np.where(backed_off, alpha, 0.0)
         return 10.0**log10_p
 
@@ -267,7 +127,7 @@ def read_arpa(path) -> ArpaModel:
     base = len(vocab)
     keys, probs, backoffs = [], [], []
     for k, (grams, log10_probs, log10_backoffs) in enumerate(parsed, start=1):
-        k_keys = _keys(grams, k, base)
+        k_keys = ngram_keys(grams, k, base)
         by_key = np.argsort(k_keys, kind="stable")
         if (np.diff(k_keys[by_key]) == 0).any():
             raise ValueError(f"{os.fspath(path)}: a {k}-gram is listed twice")

@@ -1,4 +1,4 @@
-"""Perplexity and cross-entropy with explicit conventions, and interpolation weights by EM.
+"""Perplexity and cross-entropy of a model on a test set, with explicit conventions.
 
 For a model scoring the predicted tokens ``w_1 .. w_N`` of a test set,
 
@@ -43,13 +43,9 @@ Kneser-Ney gives ``<s>`` and unseen words probability 0 (nltk issues 3065, 3211)
 its Witten-Bell gives unseen words 0; lmcore's smoothed models (add-k, interpolated)
 give every outcome a positive probability.
 
-Interpolation weights: :func:`fit_interpolation_weights` is SRILM's compute-best-mix
-EM on held-out per-token probabilities of each order; :func:`interpolated_perplexity`
-re-scores a held-out set for new weights with one weighted sum, a log and a mean.
-
->>> p = np.array([[0.5, 0.25], [0.125, 0.5]])   # two tokens, two orders
->>> round(interpolated_perplexity(p, [0.0, 1.0]), 6)   # order 2 alone: 1 / sqrt(0.25 * 0.5)
-2.828427
+Interpolation weights (:func:`fit_interpolation_weights`, SRILM's compute-best-mix EM,
+and :func:`interpolated_perplexity`) live beside the model in :mod:`lmcore.interpolation`
+and are re-exported here.
 """
 
 from __future__ import annotations
@@ -60,8 +56,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from lmcore.info import perplexity_from_logprobs
+from lmcore.interpolation import (
+    LAMBDA_SUM_TOLERANCE,
+    EMTrace,
+    check_lambdas,
+    check_order_probs,
+    fit_interpolation_weights,
+    interpolated_perplexity,
+    interpolated_probs,
+)
 
 __all__ = [
+    "LAMBDA_SUM_TOLERANCE",
     "EMTrace",
     "PerplexityResult",
     "check_lambdas",
@@ -76,157 +82,8 @@ __all__ = [
     "sentence_perplexities",
 ]
 
-LAMBDA_SUM_TOLERANCE = 1e-6  # slider values such as 0.33/0.33/0.34 pass, a forgotten weight does not
 UNKNOWN_MODES = ("unk", "exclude", "zero")
 EOS_MODES = ("count", "ppl1", "exclude")
-
-
-# --- interpolation weights ----------------------------------------------------------
-
-
-def check_lambdas(lambdas, n_orders: int) -> np.ndarray:
-    """``lambdas`` as a float array, checked: ``n_orders`` finite, non-negative weights summing to 1."""
-    if isinstance(lambdas, (str, bytes)) or not hasattr(lambdas, "__len__"):
-        raise TypeError(f"lambdas must be a sequence of {n_orders} numbers, got {type(lambdas).__name__}")
-    try:
-        weights = np.asarray(lambdas, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError("lambdas must contain only numbers") from None
-    if weights.shape != (n_orders,):
-        raise ValueError(f"lambdas must hold one weight per order: expected {n_orders}, got shape {weights.shape}")
-    if not np.isfinite(weights).all():
-        raise ValueError(f"lambdas must be finite, got {weights.tolist()}")
-    if (weights < 0).any():
-        raise ValueError(f"lambdas must be non-negative, got {weights.tolist()}")
-    total = float(weights.sum())
-    if abs(total - 1.0) > LAMBDA_SUM_TOLERANCE:
-        raise ValueError(f"lambdas sum to {total:.6g}, expected 1")
-    return weights
-
-
-def check_order_probs(order_probs, name: str = "order_probs") -> np.ndarray:
-    """``order_probs`` as a float array, checked: shape (tokens, orders), both >= 1, every
-    value a probability in [0, 1]; errors name the argument ``name``.
-
-    >>> check_order_probs([[0.5, 0.25]]).shape
-    (1, 2)
-    """
-    try:
-        probs = np.asarray(order_probs, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a 2-d array of numbers (tokens x orders)") from None
-    if probs.ndim != 2 or probs.shape[0] == 0 or probs.shape[1] == 0:
-        raise ValueError(f"{name} must be a non-empty 2-d array (tokens x orders), got shape {probs.shape}")
-    if not (probs.min() >= 0.0 and probs.max() <= 1.0):  # also catches NaN
-        raise ValueError(f"{name} must hold probabilities in [0, 1] (no NaN)")
-    return probs
-
-
-def interpolated_probs(order_probs, lambdas) -> np.ndarray:
-    """Linear interpolation of per-order probabilities: ``P(t) = Σ_i λ_i P_i(t)``.
-
-    ``order_probs`` has one row per token and one column per order (lowest first).
-    The course's example, P(three | i, spent) = 0.1 P(three) + 0.3 P(three | spent)
-    + 0.6 · 0.001:
-
-    >>> float(interpolated_probs([[1 / 9, 0.2, 0.001]], [0.1, 0.3, 0.6])[0].round(6))
-    0.071711
-    """
-    probs = check_order_probs(order_probs)
-    return probs @ check_lambdas(lambdas, probs.shape[1])
-
-
-def interpolated_perplexity(order_probs, lambdas) -> float:
-    """Perplexity of the interpolated model from its per-order probabilities:
-    ``exp(-(1/N) Σ_t ln Σ_i λ_i P_i(t))``.
-
-    The per-order probabilities do not depend on λ, so re-scoring a held-out set for
-    new weights is one matrix-vector product, a log and a mean (well under 5 ms for
-    100,000 tokens); this is what the interpolation widget calls on every slider move.
-
-    >>> round(interpolated_perplexity([[0.5, 0.25], [0.125, 0.5]], [0.5, 0.5]), 4)  # 1 / sqrt(0.375 * 0.3125)
-    2.9212
-    """
-    mixed = interpolated_probs(order_probs, lambdas)
-    with np.errstate(divide="ignore"):
-        return perplexity_from_logprobs(np.log(mixed))[0]
-
-
-@dataclass(frozen=True)
-class EMTrace:
-    """What EM did: the weights after each iteration and the held-out perplexity for each.
-
-    ``lambda_history[i]`` and ``perplexities[i]`` are the weights after ``i`` updates
-    (``i = 0`` is the uniform start) and the held-out perplexity they give; EM never
-    raises it. ``n_skipped`` tokens had probability 0 under every order (say ``<unk>``
-    in a closed vocabulary) and could not inform the weights; the perplexities are
-    over the other tokens.
-    """
-
-    lambdas: tuple[float, ...]
-    iterations: int
-    converged: bool
-    tolerance: float
-    perplexities: tuple[float, ...]
-    lambda_history: tuple[tuple[float, ...], ...]
-    n_tokens: int
-    n_skipped: int
-
-
-def fit_interpolation_weights(order_probs, tolerance: float = 0.001, max_iterations: int = 1000) -> EMTrace:
-    """Interpolation weights maximising held-out likelihood, by EM (SRILM compute-best-mix).
-
-    Starting from uniform weights, each iteration sets
-
-        λ_i <- (1/N) Σ_t λ_i P_i(t) / Σ_j λ_j P_j(t)
-
-    (the average share of order ``i`` in each token's mixed probability) and stops when
-    every weight moved by at most ``tolerance`` (0.001, SRILM's default), or after
-    ``max_iterations`` with ``converged=False``.
-
-    >>> trace = fit_interpolation_weights([[0.1, 0.9], [0.1, 0.8], [0.2, 0.0]])
-    >>> [round(x, 2) for x in trace.lambdas], trace.perplexities[0] > trace.perplexities[-1]
-    ([0.38, 0.62], True)
-    """
-    probs = check_order_probs(order_probs)
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < 1:
-        raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
-    if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) or max_iterations < 1:
-        raise ValueError(f"max_iterations must be an integer >= 1, got {max_iterations!r}")
-    predictable = probs.sum(axis=1) > 0
-    usable = probs[predictable]
-    if usable.shape[0] == 0:
-        raise ValueError("order_probs: every token has probability 0 under every order; nothing to fit")
-    n_orders = usable.shape[1]
-    weights = np.full(n_orders, 1.0 / n_orders)
-    history, perplexities = [weights], []
-    converged = False
-    for _ in range(max_iterations):
-        mixed = usable @ weights
-        perplexities.append(math.exp(-float(np.log(mixed).mean())))
-        # responsibilities λ_i P_i(t) / Σ_j λ_j P_j(t) of each order, averaged over the tokens
-        new_weights = weights * (usable / mixed[:, None]).mean(axis=0)
-        new_weights /= new_weights.sum()  # guards the sum against rounding drift
-        moved = float(np.abs(new_weights - weights).max())
-        weights = new_weights
-        history.append(weights)
-        if moved <= tolerance:
-            converged = True
-            break
-    perplexities.append(math.exp(-float(np.log(usable @ weights).mean())))
-    return EMTrace(
-        lambdas=tuple(float(x) for x in weights),
-        iterations=len(history) - 1,
-        converged=converged,
-        tolerance=float(tolerance),
-        perplexities=tuple(perplexities),
-        lambda_history=tuple(tuple(float(x) for x in w) for w in history),
-        n_tokens=int(usable.shape[0]),
-        n_skipped=int((~predictable).sum()),
-    )
-
-
-# --- perplexity of a model on sentences ---------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -290,6 +147,8 @@ def evaluate(model, sentences, *, unknown: str = "unk", eos: str = "count") -> P
     A token of probability 0 makes the perplexity ``inf`` (never NaN, never an
     exception) and is listed in ``zero_probability_tokens``.
 
+    Introduced in notebooks/04_perplexity.ipynb, section "Why test on unseen text".
+
     >>> from lmcore.ngram import AddK
     >>> toy = [s.split() for s in ("i spent three years", "before the mast", "i spent money")]
     >>> test = ["i spent three years before the mast".split()]
@@ -325,7 +184,10 @@ def _token_at(sentences, sentence_index: int, position: int) -> str:
 
 
 def perplexity(model, sentences, *, unknown: str = "unk", eos: str = "count") -> float:
-    """``evaluate(model, sentences, ...).perplexity``."""
+    """``evaluate(model, sentences, ...).perplexity``.
+
+    Introduced in notebooks/04_perplexity.ipynb, section "From probability to perplexity".
+    """
     return evaluate(model, sentences, unknown=unknown, eos=eos).perplexity
 
 

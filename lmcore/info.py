@@ -118,6 +118,8 @@ def surprisal(prob: float, base: float = 2) -> float:
 def entropy(p, base: float = 2) -> float:
     """Shannon entropy ``H(p) = -Σ_x p(x) log p(x)``, with 0 · log 0 = 0.
 
+    Introduced in notebooks/00_start_here.ipynb, section "A first taste: the horse race".
+
     >>> entropy([0.5, 0.5]), round(entropy([0.25, 0.75]), 4)
     (1.0, 0.8113)
     """
@@ -170,6 +172,8 @@ def perplexity(p, base: float = 2) -> float:
     """Perplexity of a distribution, ``base ** H(p)``: the number of equally likely
     outcomes that would be as uncertain. The result does not depend on ``base``.
 
+    Introduced in notebooks/04_perplexity.ipynb, section "Perplexity as a branching factor".
+
     >>> perplexity([1/8] * 8)
     8.0
     """
@@ -190,6 +194,8 @@ def perplexity_from_logprobs(logprobs, log_base: float = math.e) -> tuple[float,
         H = -(1/N) Σ_t log2 P(w_t),   PP = 2 ** H = exp(-(1/N) Σ_t ln P(w_t))
 
     A token with probability 0 (log-probability ``-inf``) gives ``(inf, inf)``.
+
+    Introduced in notebooks/04_perplexity.ipynb, section "Perplexity as a branching factor".
 
     >>> pp, bits = perplexity_from_logprobs([math.log(0.8), math.log(0.2)])
     >>> round(pp, 4), round(bits, 4)
@@ -238,6 +244,8 @@ def huffman_code(probs) -> dict:
     get no code word. A single possible outcome gets the empty code word '': a
     certain outcome tells nothing, so it costs 0 bits.
 
+    Introduced in notebooks/00_start_here.ipynb, section "A first taste: the horse race".
+
     >>> huffman_code([1/2, 1/4, 1/8, 1/8])
     {0: '0', 1: '10', 2: '110', 3: '111'}
     """
@@ -263,6 +271,8 @@ def expected_code_length(probs, code: Mapping | None = None) -> float:
     """Average code word length ``Σ_x p(x) |code(x)|`` in bits (Huffman code by default).
 
     For a Huffman code it lies in ``[H(p), H(p) + 1)``.
+
+    Introduced in notebooks/00_start_here.ipynb, section "A first taste: the horse race".
 
     >>> expected_code_length([1/2, 1/4, 1/8, 1/8])
     1.75

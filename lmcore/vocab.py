@@ -7,14 +7,16 @@ properties here rather than habits elsewhere:
   frequent first (ties alphabetical), so the same training text always gives the
   same ids;
 - ``len(vocab)`` counts every id: the known words plus the three markers;
-- ``vocab.n_words`` counts the known words only (no markers, no ``<unk>``);
-- ``vocab.n_predictable`` is the size of the event space a model predicts over:
-  every id except ``<s>`` (a model never predicts the start of a sentence), so
-  ``len(vocab) - 1``. Add-k smoothing divides by this unless told otherwise.
+- ``vocab.n_words`` counts the known words only (no markers, no ``<unk>``).
+
+The |V| that add-k smoothing divides by is not a property of the vocabulary but of the
+model: the number of *outcomes* it predicts, ``len(model.outcomes)``, which depends on
+the convention (with ``</s>`` and ``<unk>`` by default, without them in the course's
+toy code, with ``<s>`` too under nltk's; see :class:`lmcore.model.Convention`).
 
 >>> v = Vocabulary.build([["a", "b", "a"], ["c"]], min_count=2)
->>> v.words, len(v), v.n_predictable
-(('a',), 4, 3)
+>>> v.words, len(v), v.n_words
+(('a',), 4, 1)
 >>> v.encode(["a", "c"]).tolist(), v.decode([3, 0, 2])
 ([3, 0], ['a', '<unk>', '</s>'])
 """
@@ -85,12 +87,8 @@ class Vocabulary:
 
     @property
     def n_words(self) -> int:
+        """The number of known words, without ``<unk>``, ``<s>`` and ``</s>``."""
         return len(self.tokens) - len(MARKERS)
-
-    @property
-    def n_predictable(self) -> int:
-        """Size of the event space of a next-token distribution: every id but ``<s>``."""
-        return len(self.tokens) - 1
 
     def id(self, token: str) -> int:
         """The id of ``token``; ``<unk>``'s id for a word outside the vocabulary."""

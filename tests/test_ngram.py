@@ -53,25 +53,26 @@ def test_counts_match_plain_python_counting():
     model = MLE(3).fit(TOY_TRAIN)
     for k in (1, 2, 3):
         grams, histories = reference_counts(TOY_TRAIN, k, 2, 1)
-        table = model.counts.tables[k - 1]
-        decoded = model.counts.decode(table.keys, k)
-        got = {tuple(model.vocab.decode(row)): int(c) for row, c in zip(decoded, table.counts)}
-        assert got == dict(grams)
-        history_ids = model.counts.decode(table.history_keys, k - 1) if k > 1 else np.zeros((1, 0), int)
-        got_histories = {tuple(model.vocab.decode(row)): int(c) for row, c in zip(history_ids, table.history_counts)}
-        assert got_histories == dict(histories)
+        assert model.ngram_counts(k) == dict(grams)
+        for gram, c in grams.items():
+            assert model.count(gram[:-1], gram[-1]) == c
+        for history, c in histories.items():
+            assert model.history_count(history) == c
+            after = {g[-1]: n for g, n in grams.items() if g[:-1] == history}
+            assert model.continuations(history) == after
+            assert list(model.continuations(history).values()) == sorted(after.values(), reverse=True)
 
 
 def test_history_counts_differ_from_unigram_counts_at_sentence_ends():
     course = MLE(2, convention="course").fit(TOY_TRAIN)
-    unigrams, bigrams = course.counts.tables
-    years = course.vocab.id("years")
-    assert unigrams.count(np.array([years]))[0] == 1
-    assert bigrams.history_count(np.array([years]))[0] == 0  # "years" ends a sentence: never a history
-    assert bigrams.history_count(np.array([course.vocab.id("spent")]))[0] == 2
+    assert course.count([], "years") == 1
+    assert course.history_count(["years"]) == 0  # "years" ends a sentence: never a history
+    assert course.continuations(["years"]) == {}
+    assert course.history_count(["spent"]) == 2
     standard = MLE(2).fit(TOY_TRAIN)  # with </s>, "years" is followed by something
-    assert standard.counts.tables[1].history_count(np.array([years]))[0] == 1
-    assert standard.counts.tables[1].history_count(np.array([1]))[0] == 3  # <s> starts 3 sentences
+    assert standard.history_count(["years"]) == 1
+    assert standard.history_count(["<s>"]) == 3  # <s> starts 3 sentences
+    assert standard.count(["never-seen"], "i") == 0 and standard.history_count(["never-seen"]) == 0
 
 
 def test_continuation_counts_and_count_of_counts():
@@ -80,7 +81,59 @@ def test_continuation_counts_and_count_of_counts():
     got = dict(zip(model.vocab.decode(keys), n_preceding.tolist()))
     assert got["spent"] == 1 and got["</s>"] == 3 and got["i"] == 1  # </s> follows years, mast, money
     assert model.counts.count_of_counts(2).tolist() == [0, 9, 2, 0, 0]  # (<s>, i) and (i, spent) are seen twice
-    assert model.counts.tables[1].history_types[np.searchsorted(model.counts.tables[1].history_keys, 1)] == 2
+    assert len(model.continuations(["<s>"])) == 2  # "i" and "before"
+
+
+def test_token_counts_are_the_training_counts_of_each_test_token():
+    model = MLE(2).fit(TOY_TRAIN)
+    counts = model.token_counts(TOY_TEST)
+    framed = padded(TOY_TEST[0], 1, 1)
+    pairs = list(zip(framed, framed[1:]))
+    assert counts.order == 2 and counts.ngram_counts.size == len(pairs) == model.token_logprobs(TOY_TEST).size
+    assert counts.ngram_counts.tolist() == [model.count([h], w) for h, w in pairs]
+    assert counts.history_counts.tolist() == [model.history_count([h]) for h, _ in pairs]
+    assert counts.history_types.tolist() == [len(model.continuations([h])) for h, _ in pairs]
+    assert counts.ngram_counts.tolist() == [2, 2, 1, 1, 0, 1, 1, 1]  # "years before" was never seen
+    unigram = model.token_counts(TOY_TEST, k=1)
+    assert unigram.ngram_counts.tolist() == [model.count([], w) for _, w in pairs]
+    assert set(unigram.history_counts.tolist()) == {model.history_count([])} == {13}  # 10 words + 3 </s>
+    course = MLE(3, convention="course").fit(TOY_TRAIN)  # no <s>: the first words have shorter histories
+    assert course.token_counts(TOY_TEST).ngram_counts[:2].tolist() == [course.count([], "i"), course.count(["i"], "spent")]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda m: m.count("i", "spent"), "history must be a sequence of tokens"),
+    (lambda m: m.count(["i"], 3), "word must be a str"),
+    (lambda m: m.history_count(["a", "b", "c"]), "history has 3 tokens; a model of order 2 uses at most 1"),
+    (lambda m: m.ngram_counts(3), "k must be an order between 1 and 2"),
+    (lambda m: m.token_counts(TOY_TEST, k=0), "k must be an order between 1 and 2"),
+])
+def test_count_lookups_name_bad_arguments(call, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        call(MLE(2).fit(TOY_TRAIN))
+
+
+@pytest.mark.parametrize("marker", ["<s>", "</s>"])
+def test_markers_inside_sentences_are_refused_with_the_way_out(marker):
+    wrong = [["i", "spent"], ["before", marker, "the", "mast"]]
+    expected = rf"sentences\[1\] holds the marker '{marker}' at position 1: lmcore adds <s> and </s> itself"
+    with pytest.raises(ValueError, match=expected) as refused:
+        AddK(2).fit(wrong)
+    assert "['before', 'the', 'mast']" in str(refused.value)  # the raw tokens to pass instead
+    model = AddK(2).fit(TOY_TRAIN)
+    with pytest.raises(ValueError, match=expected):
+        evaluate(model, wrong)
+    with pytest.raises(ValueError, match="holds the marker"):
+        model.token_logprobs([[marker]])
+    assert model.prob("i", ["<s>"]) > 0  # a context may hold <s>: it is how a sentence start is asked for
+
+
+def test_a_model_without_its_core_method_fails_at_construction():
+    class HalfMade(NgramModel):
+        pass
+
+    with pytest.raises(TypeError, match="abstract method '?id_probs"):
+        HalfMade(2)
 
 
 @settings(max_examples=30, deadline=None)
@@ -243,8 +296,7 @@ def test_every_distribution_sums_to_one(train, context, order, k, weights, conve
         assert math.fsum(distribution.values()) == pytest.approx(1.0, abs=1e-9)
         assert list(distribution.values()) == sorted(distribution.values(), reverse=True)
     mle = MLE(order, convention=convention).fit(train)
-    seen = mle._distribution(context).sum() > 0
-    if seen:
+    if mle.history_count(context) > 0:
         assert math.fsum(mle.next_word_distribution(context).values()) == pytest.approx(1.0, abs=1e-9)
 
 

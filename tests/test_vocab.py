@@ -17,7 +17,19 @@ def test_documented_sizes():
     v = Vocabulary.build(TOY_TRAIN)
     assert v.n_words == 8
     assert len(v) == v.n_words + 3 == 11  # words + <unk>, <s>, </s>
-    assert v.n_predictable == len(v) - 1 == 10  # every id but <s>
+
+
+
+def test_the_v_of_add_k_is_the_models_outcomes_not_a_vocabulary_size():
+    from lmcore.ngram import AddK
+
+    v = Vocabulary.build(TOY_TRAIN)
+    standard = AddK(2, k=1).fit(TOY_TRAIN, vocab=v)  # words, <unk>, </s>
+    course = AddK(2, k=1, convention="course").fit(TOY_TRAIN, vocab=v)  # words only
+    nltk_like = AddK(2, k=1, convention="nltk").fit(TOY_TRAIN, vocab=v)  # nltk's len(vocab): <s> too
+    assert [len(m.outcomes) for m in (standard, course, nltk_like)] == [10, 8, 11]
+    for model in (standard, course, nltk_like):  # the unigram of each divides by its own |V|
+        assert model.prob("spent") == (model.count([], "spent") + 1) / (model.history_count() + len(model.outcomes))
 
 
 def test_min_count_maps_rare_words_to_unk():
