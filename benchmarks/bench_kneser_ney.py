@@ -21,34 +21,15 @@ grows with the training set.
 
 from __future__ import annotations
 
-import math
-import time
-
+from common import course_split, nltk_fit, nltk_ngrams, timed
 from nltk.lm import KneserNeyInterpolated
-from nltk.lm.preprocessing import pad_both_ends, padded_everygram_pipeline
-from nltk.util import ngrams
 
 from lmcore.evaluate import evaluate
 from lmcore.ngram import KneserNey
-from lmcore.text import load_corpus, split_sentences
 
 ORDER = 3
 SAMPLE_TRIGRAMS = 40
 GOAL = 1000
-
-
-def timed(function, *args, repeat=1):
-    """``(result, best time in seconds over repeat runs)``."""
-    best = math.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function(*args)
-        best = min(best, time.perf_counter() - start)
-    return result, best
-
-
-def nltk_trigrams(sentences):
-    return [g for s in sentences for g in ngrams(pad_both_ends(s, n=ORDER), ORDER)]
 
 
 def sample_with_unknown_word(test, known):
@@ -58,13 +39,13 @@ def sample_with_unknown_word(test, known):
     sample = []
     for s in test[start:]:
         sample.append(s)
-        if len(nltk_trigrams(sample)) >= SAMPLE_TRIGRAMS:
+        if len(nltk_ngrams(sample, ORDER)) >= SAMPLE_TRIGRAMS:
             return sample
     return sample
 
 
 def main():
-    split = split_sentences(load_corpus("english"), heldout=0.1, test=0.1, seed=0)
+    split = course_split("english")
     n_train = sum(map(len, split.train))
     print(f"English (World English Bible): training {len(split.train):,} sentences, {n_train:,} words; "
           f"test {len(split.test):,} sentences")
@@ -79,15 +60,12 @@ def main():
     print(f"  discounts D1, D2, D3+ -> {discounts}")
     print(f"  test perplexity {result.perplexity:.2f} ({result.n_oov:,} unknown words scored as <unk>)")
 
-    theirs = KneserNeyInterpolated(ORDER)
-    start = time.perf_counter()
-    theirs.fit(*padded_everygram_pipeline(ORDER, split.train))
-    fit_theirs = time.perf_counter() - start
+    theirs, fit_theirs = timed(nltk_fit, KneserNeyInterpolated, ORDER, split.train)
     sample = sample_with_unknown_word(split.test, model.vocab)
-    grams = nltk_trigrams(sample)
+    grams = nltk_ngrams(sample, ORDER)
     probs_theirs, score_theirs = timed(lambda: [theirs.score(g[-1], g[:-1]) for g in grams])
     per_trigram_theirs = score_theirs / len(grams)
-    n_test_trigrams = len(nltk_trigrams(split.test))
+    n_test_trigrams = len(nltk_ngrams(split.test, ORDER))
     print(f"\nnltk KneserNeyInterpolated(3): fit {fit_theirs:.1f} s on the same training part; "
           f"{per_trigram_theirs * 1e3:.1f} ms per trigram, measured on {len(grams)} test trigrams")
     print(f"  -> about {per_trigram_theirs * n_test_trigrams / 60:.0f} minutes for the {n_test_trigrams:,} "

@@ -21,41 +21,18 @@ describe the machine that ran it. The corpus is the World English Bible
 
 from __future__ import annotations
 
-import math
 import statistics
 import time
 import tracemalloc
 
 import numpy as np
+from common import course_split, nltk_fit, nltk_ngrams, timed
 from nltk.lm import Laplace, WittenBellInterpolated
-from nltk.lm.preprocessing import pad_both_ends, padded_everygram_pipeline
-from nltk.util import ngrams
 
 from lmcore.evaluate import evaluate, interpolated_perplexity
 from lmcore.ngram import AddK, Interpolated
-from lmcore.text import load_corpus, split_sentences
 
 ORDER = 3
-
-
-def timed(function, *args, repeat=1):
-    """``(result, best time in seconds over repeat runs)``."""
-    best = math.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function(*args)
-        best = min(best, time.perf_counter() - start)
-    return result, best
-
-
-def nltk_test_ngrams(sentences):
-    return [g for s in sentences for g in ngrams(pad_both_ends(s, n=ORDER), ORDER)]
-
-
-def nltk_fit(cls, train):
-    model = cls(ORDER)
-    model.fit(*padded_everygram_pipeline(ORDER, train))
-    return model
 
 
 def prefix_with_tokens(sentences, n_tokens):
@@ -83,16 +60,16 @@ def report(name, ours_fit, ours_score, theirs_fit, theirs_per_token, n_theirs):
 def compare_laplace(split):
     ours, fit_ours = timed(lambda: AddK(ORDER, convention="nltk").fit(split.train), repeat=5)
     result, score_ours = timed(evaluate, ours, split.test, repeat=5)
-    theirs, fit_theirs = timed(nltk_fit, Laplace, split.train)
+    theirs, fit_theirs = timed(nltk_fit, Laplace, ORDER, split.train)
     subset = prefix_with_tokens(split.test, 20_000)
-    grams = nltk_test_ngrams(subset)
+    grams = nltk_ngrams(subset, ORDER)
     pp_theirs, score_theirs = timed(theirs.perplexity, grams, repeat=3)
     pp_ours = evaluate(ours, subset).perplexity
     print(f"Laplace trigram, conventions matched: {result.n_tokens:,} test tokens, lmcore perplexity "
           f"{result.perplexity:.2f}")
     print(f"  on a {len(grams):,}-trigram prefix: lmcore {pp_ours:.6f}, nltk {pp_theirs:.6f}, "
           f"relative difference {abs(pp_ours / pp_theirs - 1):.1e}")
-    n_test = len(nltk_test_ngrams(split.test))
+    n_test = len(nltk_ngrams(split.test, ORDER))
     return report("AddK(3)", fit_ours, score_ours, fit_theirs, score_theirs / len(grams), n_test)
 
 
@@ -104,15 +81,15 @@ def compare_interpolation(split):
 
     ours, fit_ours = timed(lmcore_interpolated, repeat=5)
     result, score_ours = timed(evaluate, ours, split.test, repeat=5)
-    theirs, fit_theirs = timed(nltk_fit, WittenBellInterpolated, split.train)
-    grams = nltk_test_ngrams(prefix_with_tokens(split.test, 2_000))
+    theirs, fit_theirs = timed(nltk_fit, WittenBellInterpolated, ORDER, split.train)
+    grams = nltk_ngrams(prefix_with_tokens(split.test, 2_000), ORDER)
     pp_theirs, score_theirs = timed(theirs.perplexity, grams, repeat=3)
     lambdas = ", ".join(f"{x:.3f}" for x in ours.lambdas)
     print(f"Interpolated trigram (different smoothings, so time only): {result.n_tokens:,} test tokens")
     print(f"  lmcore Interpolated(3), fit includes EM on held-out ({ours.em_trace_.iterations} iterations, "
           f"λ = {lambdas}): perplexity {result.perplexity:.2f}")
     print(f"  nltk WittenBellInterpolated(3): perplexity {pp_theirs} on a {len(grams):,}-trigram prefix")
-    n_test = len(nltk_test_ngrams(split.test))
+    n_test = len(nltk_ngrams(split.test, ORDER))
     return report("Interpolated(3)", fit_ours, score_ours, fit_theirs, score_theirs / len(grams), n_test)
 
 
@@ -145,9 +122,8 @@ def memory(split):
 def perplexity_table():
     print("Test perplexity of interpolated models (λ by EM on the held-out part):")
     print(f"  {'corpus':<22}{'unigram':>10}{'bigram':>10}{'trigram':>10}   λ of the trigram model")
-    corpora = (("English words", load_corpus("english")), ("Chinese characters", load_corpus("chinese", unit="char")))
-    for label, sentences in corpora:
-        split = split_sentences(sentences, heldout=0.1, test=0.1, seed=0)
+    for label, name, unit in (("English words", "english", "word"), ("Chinese characters", "chinese", "char")):
+        split = course_split(name, unit)
         row = []
         for order in (1, 2, 3):
             model = Interpolated(order).fit(split.train)
@@ -159,7 +135,7 @@ def perplexity_table():
 
 
 def main():
-    split = split_sentences(load_corpus("english"), heldout=0.1, test=0.1, seed=0)
+    split = course_split("english")
     for name, part in zip(("train", "held-out", "test"), split):
         print(f"English (World English Bible), {name}: {len(part):,} sentences, {sum(map(len, part)):,} words")
     print()

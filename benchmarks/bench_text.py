@@ -79,7 +79,8 @@ def markov_sampling():
 def main():
     print("lmcore.text: fresh process per corpus; times in seconds, memory in MB")
     header = (f"{'corpus':<18}{'unit':<5}{'sentences':>10}{'tokens':>11}{'types':>8}"
-              f"{'import':>8}{'first':>7}{'cached':>8}{'encode':>8}{'first+enc':>10}{'(cpu)':>7}{'peak':>7}{'+cache':>8}")
+              f"{'import':>8}{'first':>7}{'cached':>8}{'encode':>8}{'first+enc':>10}{'(cpu)':>7}"
+              f"{'peak':>7}{'+cache':>8}")
     print(header)
     for name, unit in CORPORA:
         child = subprocess.run([sys.executable, __file__, name, unit], capture_output=True, text=True, check=True)

@@ -52,10 +52,11 @@ def report(name: str, times: list[float]) -> None:
 def lambda_inputs():
     """(heldout, test, description): the English corpus's per-order probabilities, or synthetic ones."""
     try:
-        from lmcore.ngram import Interpolated
-        from lmcore.text import load_corpus, split_sentences
+        from common import course_split
 
-        split = split_sentences(load_corpus("english"))
+        from lmcore.ngram import Interpolated
+
+        split = course_split("english")
         model = Interpolated(3).fit(split.train)
         heldout, test = model.order_probs(split.heldout), model.order_probs(split.test)
         return heldout, test, f"English corpus, trigram model, {len(heldout):,} held-out tokens"

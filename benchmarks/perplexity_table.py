@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import time
 
+from common import course_split
+
 from lmcore.ngram import INT64_MAX, perplexity_table
-from lmcore.text import load_corpus, split_sentences
 from lmcore.vocab import Vocabulary
 
 ORDERS = (1, 2, 3, 4)
@@ -34,7 +35,7 @@ CORPORA = (
 def main():
     for label, name, unit in CORPORA:
         start = time.perf_counter()
-        split = split_sentences(load_corpus(name, unit=unit), heldout=0.1, test=0.1, seed=0)
+        split = course_split(name, unit)
         vocab = Vocabulary.build(split.train)
         ids = len(vocab)
         keys = f"int64 keys: |V|**4 = {ids**4:.3g}, {100 * ids**4 / INT64_MAX:.2g}% of 2**63 - 1"

@@ -152,8 +152,13 @@ def evaluate(model, sentences, *, unknown: str = "unk", eos: str = "count") -> P
     >>> from lmcore.ngram import AddK
     >>> toy = [s.split() for s in ("i spent three years", "before the mast", "i spent money")]
     >>> test = ["i spent three years before the mast".split()]
-    >>> round(evaluate(AddK(2, convention="course").fit(toy), test).perplexity, 4)
+    >>> model = AddK(2, convention="course").fit(toy)
+    >>> round(evaluate(model, test).perplexity, 4)                       # right: raw tokens
     4.9508
+    >>> evaluate(model, [["<s>", "i", "spent", "money", "</s>"]])       # wrong: lmcore adds the markers
+    Traceback (most recent call last):
+    ...
+    ValueError: sentences[0] holds the marker '<s>' at position 0: lmcore adds <s> and </s> itself (see Convention), so pass the raw tokens, e.g. ['i', 'spent', 'money']
     """
     scores, logprobs, in_sum, in_count = _scored(model, sentences, unknown, eos)
     n_tokens = int(in_count.sum())

