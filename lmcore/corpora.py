@@ -315,6 +315,8 @@ def load_corpus(name: str, unit: str = "word", lowercase: bool = True, punctuati
     compounds split at a line break ("burnt- offering") are rejoined. Chinese:
     POS tags stripped, NFKC normalisation (``１９９８`` -> ``1998``).
 
+    Introduced in notebooks/04_perplexity.ipynb, section "Why test on unseen text".
+
     >>> load_corpus("english")[0]
     ['in', 'the', 'beginning', 'god', 'created', 'the', 'heavens', 'and', 'the', 'earth']
     """

@@ -77,7 +77,10 @@ def check_choice(answer, expected: str, *, explanations: dict[str, str]) -> Feed
 
 
 def check_better_model(answer) -> Feedback:
-    """Model A has perplexity 50 on a test set, model B 100 on the same test set. Which is better?"""
+    """Model A has perplexity 50 on a test set, model B 100 on the same test set. Which is better?
+
+    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    """
     return check_choice(answer, "A", explanations={
         "A": "lower perplexity is better; A is as uncertain as a uniform choice among 50 words, B among 100.",
         "B": "perplexity is an effective number of choices per word, so the higher one is the more confused "
@@ -86,7 +89,10 @@ def check_better_model(answer) -> Feedback:
 
 
 def check_ab_perplexity(answer) -> Feedback:
-    """P(A) = 0.8, P(B) = 0.2: the perplexity of the text "A B"."""
+    """P(A) = 0.8, P(B) = 0.2: the perplexity of the text "A B".
+
+    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    """
     return check_number(answer, 2.5, mistakes={
         5 ** 0.5: "with log2(0.2) = -2.3219 in place of log2(0.16); the text \"A B\" has probability "
                   "0.8 x 0.2 = 0.16.",
@@ -98,7 +104,10 @@ def check_ab_perplexity(answer) -> Feedback:
 
 
 def check_ab_cross_entropy(answer) -> Feedback:
-    """P(A) = 0.8, P(B) = 0.2: the cross-entropy of the text "A B" in bits per word."""
+    """P(A) = 0.8, P(B) = 0.2: the cross-entropy of the text "A B" in bits per word.
+
+    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    """
     bits = -math.log2(0.16) / 2
     return check_number(answer, bits, mistakes={
         -math.log(0.16) / 2: "with the natural log: that is nats per word; divide by ln 2 for bits.",
@@ -109,7 +118,10 @@ def check_ab_cross_entropy(answer) -> Feedback:
 
 
 def check_uniform_perplexity(answer, k: int = 26) -> Feedback:
-    """A model that gives each of ``k`` letters the same probability: its perplexity on any text."""
+    """A model that gives each of ``k`` letters the same probability: its perplexity on any text.
+
+    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    """
     return check_number(answer, k, mistakes={
         math.log2(k): f"by reporting the cross-entropy log2({k}); perplexity is 2 to that power.",
         1 / k: "by reporting the probability of one letter; perplexity is its inverse.",
@@ -121,7 +133,10 @@ EOS_EXERCISE_PROBS = {("<s>", "the"): 0.5, ("the", "cat"): 0.25, ("cat", "</s>")
 
 
 def check_sentence_perplexity_with_eos(answer) -> Feedback:
-    """Perplexity of "the cat" under :data:`EOS_EXERCISE_PROBS`, predicting and counting ``</s>``."""
+    """Perplexity of "the cat" under :data:`EOS_EXERCISE_PROBS`, predicting and counting ``</s>``.
+
+    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    """
     logs = [math.log(p) for p in EOS_EXERCISE_PROBS.values()]
     without_eos = logs[:2]
     return check_number(answer, math.exp(-sum(logs) / 3), mistakes={
@@ -137,7 +152,10 @@ AGGREGATION_EXERCISE = {"sentence 1": [0.5, 0.5], "sentence 2": [0.1, 0.2, 0.1, 
 
 
 def check_corpus_perplexity(answer) -> Feedback:
-    """Corpus perplexity of :data:`AGGREGATION_EXERCISE`: total log-probability over all tokens."""
+    """Corpus perplexity of :data:`AGGREGATION_EXERCISE`: total log-probability over all tokens.
+
+    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    """
     sentences = list(AGGREGATION_EXERCISE.values())
     all_logs = [math.log(p) for s in sentences for p in s]
     per_sentence = [math.exp(-sum(map(math.log, s)) / len(s)) for s in sentences]
@@ -156,6 +174,8 @@ BITS_PER_CHARACTER_EXERCISE = {"perplexity per token": 512, "tokens N": 1000, "c
 
 def check_bits_per_character(answer) -> Feedback:
     """Bits per character of :data:`BITS_PER_CHARACTER_EXERCISE`: total bits / total characters.
+
+    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
 
     >>> check_bits_per_character(3).correct, check_bits_per_character(9).correct
     (True, False)
@@ -183,7 +203,10 @@ INTERPOLATION_EXERCISE = {"lambdas": (0.2, 0.3, 0.5), "probs": (0.01, 0.1, 0.4)}
 
 
 def check_interpolated_probability(answer) -> Feedback:
-    """λ = (0.2, 0.3, 0.5), P1 = 0.01, P2 = 0.1, P3 = 0.4: the interpolated probability Σ_i λ_i P_i."""
+    """λ = (0.2, 0.3, 0.5), P1 = 0.01, P2 = 0.1, P3 = 0.4: the interpolated probability Σ_i λ_i P_i.
+
+    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
+    """
     lambdas, probs = INTERPOLATION_EXERCISE["lambdas"], INTERPOLATION_EXERCISE["probs"]
     terms = [w * p for w, p in zip(lambdas, probs)]
     return check_number(answer, sum(terms), mistakes={
@@ -201,6 +224,8 @@ def check_rescue_choice(answer) -> Feedback:
 
     Which weights (λ1, λ2, λ3) leave its interpolated probability at 0?
     A: (0.1, 0.3, 0.6)   B: (0, 0.4, 0.6)   C: (0.01, 0.01, 0.98)   D: (1, 0, 0)
+
+    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
     """
     return check_choice(answer, "B", explanations={
         "A": "0.1 x 0.002 = 0.0002 > 0: the unigram weight rescues the word.",
@@ -219,6 +244,8 @@ def check_test_set_tuning(answer) -> Feedback:
     B: the test set is smaller than the training set.
     C: EM always overfits, whatever data it runs on.
     D: it is not optimistic: tuning on the data you report on gives the fairest number.
+
+    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
     """
     return check_choice(answer, "A", explanations={
         "A": "choosing λ on the test set is training on it: the weights fit those sentences' quirks, so the "
@@ -241,6 +268,8 @@ def check_add_one_unseen_bigram(answer) -> Feedback:
     """Add-one probability of a bigram (h, w) never seen in training: c(h) = 50, |V| = 1,000.
 
     ``(0 + 1) / (c(h) + |V|)``.
+
+    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
     """
     c_h, size = ADD_K_EXERCISE["c_h"], ADD_K_EXERCISE["V"]
     return check_number(answer, 1 / (c_h + size), mistakes={
@@ -258,6 +287,8 @@ def check_add_k_unseen_mass(answer) -> Feedback:
     20 distinct words seen after h, k = 0.1.
 
     ``k (|V| - seen_types) / (c(h) + k |V|)``.
+
+    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
     """
     c_h, size, seen, k = (ADD_K_EXERCISE[key] for key in ("c_h", "V", "seen_types", "k"))
     unseen = size - seen
@@ -274,7 +305,10 @@ def check_add_k_unseen_mass(answer) -> Feedback:
 
 
 def check_set_for_choosing_k(answer) -> Feedback:
-    """On which data do you choose k (or λ)? A: training set, B: held-out set, C: test set."""
+    """On which data do you choose k (or λ)? A: training set, B: held-out set, C: test set.
+
+    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
+    """
     return check_choice(answer, "B", explanations={
         "A": "on the training set the unsmoothed counts fit best, so k would shrink towards 0 and give "
              "unseen words nothing: the training text has no unseen words to reward smoothing.",

@@ -111,6 +111,8 @@ def bar_distribution(p, labels: Sequence[str] | None = None, q=None, *, title: s
 def surprisal_along(tokens: Sequence[str], surprisals_bits, *, title: str | None = None) -> Figure:
     """Per-token surprisal (bits) along a sentence: one bar per token, ∞ drawn as a red mark.
 
+    Introduced in notebooks/04_perplexity.ipynb, section "The same number in bits".
+
     >>> fig = surprisal_along(["the", "cat", "sat"], [3.1, 9.4, float("inf")]); plt.close(fig)
     """
     values = np.asarray(surprisals_bits, dtype=float)
@@ -138,6 +140,8 @@ def learning_curve(sizes, perplexities_by_order: Mapping, *, title: str | None =
     """Held-out perplexity against training size (log-log), one line per model order.
 
     ``perplexities_by_order`` maps a name (``1``, ``"bigram"``, ...) to one perplexity per size.
+
+    Introduced in notebooks/04_perplexity.ipynb, section "The classic table on real text".
 
     >>> fig = learning_curve([1e3, 1e4], {1: [900, 700], 2: [800, 400]}); plt.close(fig)
     """
@@ -198,6 +202,8 @@ def lambda_triangle_map(lambda1, lambda2, perplexity, *, current=None, optimum=N
     ``optimum`` are ``(λ1, λ2, ...)`` points to mark. Colours saturate at the 90th
     percentile, so that the valley around the best weights stays visible. The current point's marker has
     gid ``"current"`` so that a widget can move it with ``set_data`` and redraw.
+
+    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "The λ explorer".
 
     >>> g = np.linspace(0, 1, 3); pp = np.array([[9, 5, 7], [4, 3, np.nan], [np.inf, np.nan, np.nan]])
     >>> fig = lambda_triangle_map(g, g, pp, current=(0.5, 0.5)); plt.close(fig)

@@ -136,6 +136,8 @@ def split_sentences(
     :func:`split_indices` for how shuffling and ``seed`` work. The lists hold
     the given sentence objects themselves, not copies.
 
+    Introduced in notebooks/04_perplexity.ipynb, section "Why test on unseen text".
+
     >>> split_sentences([["a"], ["b"], ["c"], ["d"], ["e"]], heldout=0.2, test=0.2)
     Split(train=[['d'], ['a'], ['b']], heldout=[['e']], test=[['c']])
     """

@@ -56,6 +56,8 @@ def branching_factor(k: int, skew: float = 0.0) -> BranchingReport:
     ``skew = 1`` makes the first outcome certain: perplexity 1. In between, the
     perplexity ``2 ** H`` is an effective number of choices between 1 and ``k``.
 
+    Introduced in notebooks/04_perplexity.ipynb, section "Perplexity as a branching factor".
+
     >>> report = branching_factor(10)
     >>> f"{report.entropy:.4f} bits, perplexity {report.perplexity:.4f}"
     '3.3219 bits, perplexity 10.0000'
@@ -120,6 +122,8 @@ class BranchingExplorer(Explorer):
     Controls: ``k`` (IntSlider) and ``skew`` (FloatSlider). ``result`` is the last
     :class:`BranchingReport`. Changing ``k`` draws a new picture; moving ``skew`` only
     changes the bar heights (:class:`lmcore.plots.QuickRedraw`).
+
+    Introduced in notebooks/04_perplexity.ipynb, section "Perplexity as a branching factor".
 
     >>> explorer = BranchingExplorer(k=10)
     >>> explorer.skew.value = 1.0

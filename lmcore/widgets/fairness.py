@@ -200,6 +200,8 @@ class FairnessExplorer(Explorer):
     up and renders (:func:`fairness_report`, :func:`fairness_html`). Controls: ``unit``,
     ``min_count`` (Dropdowns); ``result`` is the last :class:`FairnessReport`.
 
+    Introduced in notebooks/04_perplexity.ipynb, section "Fair comparison".
+
     >>> def row(unit, perplexity):
     ...     return FairnessRow(unit=unit, min_count=1, vocabulary=10, oov_rate=0.0, n_tokens=10,
     ...                        perplexity=perplexity, bits_per_token=1.0, total_bits=10.0, n_characters=5,

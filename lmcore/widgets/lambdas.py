@@ -77,6 +77,8 @@ def lambda_report(order_probs, lambdas, data_name: str = "held-out") -> LambdaRe
     impossible tokens and a message a student can read (``data_name`` names the
     tokens in it).
 
+    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Linear interpolation".
+
     >>> report = lambda_report([[0.5, 0.0], [0.25, 0.5]], [0.5, 0.5])
     >>> f"{report.perplexity:.4f}", report.n_impossible
     ('3.2660', 0)
@@ -249,6 +251,8 @@ class LambdaExplorer(Explorer):
     Controls: ``lambda1``, ``lambda2`` (FloatSliders), ``lambda3`` (disabled, derived),
     ``test_button``. ``result`` is the last held-out :class:`LambdaReport`,
     ``test_result`` the test-set one after the button was clicked.
+
+    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "The λ explorer".
 
     >>> heldout, test = synthetic_order_probs(2000)
     >>> explorer = LambdaExplorer(heldout, test, initial_lambdas=(0.1, 0.3))
