@@ -59,6 +59,9 @@ def main():
     print(f"  sacrebleu {theirs.score:.6f}  {sacrebleu_time * 1000:8.1f} ms")
     print(f"  lmcore    {ours.score100:.6f}  {lmcore_time * 1000:8.1f} ms")
     print(f"  lmcore / sacrebleu time ratio: {lmcore_time / sacrebleu_time:.2f} (goal: <= 1)")
+    # The same settings as each tool states them; lmcore adds the max order and the weights.
+    print(f"  sacrebleu signature: {metric.get_signature()}")
+    print(f"  lmcore signature:    {ours.signature}")
 
 
 if __name__ == "__main__":

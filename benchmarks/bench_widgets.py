@@ -27,7 +27,7 @@ matplotlib.use("Agg")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a clone without installing
 
-from lmcore.widgets import LambdaExplorer, ProbabilityExplorer, synthetic_order_probs  # noqa: E402
+from lmcore.widgets import LambdaExplorer, ProbabilityExplorer, synthetic_order_probs
 
 N_CHANGES = 50
 GOAL_MS = 100

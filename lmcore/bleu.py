@@ -39,35 +39,35 @@ Where lmcore, sacrebleu 2.6 and nltk 3.10 differ (tests/test_bleu_parity.py):
 - Strings go through sacrebleu's own tokenizers after ``rstrip``, as in
   sacrebleu; nltk takes token lists only. Unspaced Chinese is one token for
   13a/intl/none: lmcore warns and suggests tokenize="zh" or "char".
+- ``lowercase=True`` lowercases strings before tokenizing, as sacrebleu does, and token lists too.
+- Each result keeps a ``BleuSignature`` (``lmcore.bleu_signature``): sacrebleu's signature fields
+  plus the max order and the weights, which sacrebleu's leaves out.
 """
 
 from __future__ import annotations
 
 import importlib
 import math
-import numbers
 import re
 import warnings
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import NamedTuple, Sequence
+from functools import cache
+from typing import NamedTuple
 
-from . import __version__
+from .bleu_signature import PRETOKENIZED, SMOOTHING_DEFAULTS, TOKENIZERS, BleuSignature, check_flag, check_max_order
 
-__all__ = ["SMOOTHING_DEFAULTS", "TOKENIZERS", "BleuStats", "BleuResult", "NgramRow", "bleu_tokens",
-           "references_from_streams", "sentence_stats", "corpus_stats", "ngram_table",
+__all__ = ["SMOOTHING_DEFAULTS", "TOKENIZERS", "BleuStats", "BleuSignature", "BleuResult", "NgramRow",
+           "bleu_tokens", "references_from_streams", "sentence_stats", "corpus_stats", "ngram_table",
            "brevity_penalty", "bleu_from_stats", "sentence_bleu", "corpus_bleu"]
 
-# sacrebleu's defaults, from Chen & Cherry (2014).
-SMOOTHING_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
-TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 _SACREBLEU_CLASSES = {"13a": "tokenizer_13a.Tokenizer13a", "intl": "tokenizer_intl.TokenizerV14International",
                       "zh": "tokenizer_zh.TokenizerZh", "char": "tokenizer_char.TokenizerChar"}
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{3,}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sacrebleu_tokenizer(tokenize: str):
     if tokenize not in TOKENIZERS:
         raise ValueError(f"tokenize must be one of {TOKENIZERS}, got {tokenize!r}")
@@ -174,21 +174,15 @@ class BleuStats:
         return self if other == 0 else NotImplemented  # sum() starts from 0
 
 
-def _check_max_order(max_order) -> None:
-    if isinstance(max_order, bool) or not isinstance(max_order, int):
-        raise TypeError(f"max_order must be an int, got {type(max_order).__name__}")
-    if max_order < 1:
-        raise ValueError(f"max_order must be >= 1, got {max_order}")
-
-
 def _one_sentence(references) -> list:
     if isinstance(references, str):
         raise TypeError("references must be a list of references; wrap a single one: [reference]")
     return [references]
 
 
-def _prepare(hypotheses, references, tokenize: str):
-    """Check a corpus; return its token lists and the set of reference counts."""
+def _corpus_shape(hypotheses, references, tokenize: str) -> tuple[int | str, bool]:
+    """Check a corpus's lists without tokenizing anything; return the number of references per
+    hypothesis ("var" if it varies) and whether the corpus is text rather than token lists."""
     for name, value in (("hypotheses", hypotheses), ("references", references)):
         if not isinstance(value, (list, tuple)):
             raise TypeError(f"{name} must be a list with one entry per sentence, got "
@@ -200,11 +194,24 @@ def _prepare(hypotheses, references, tokenize: str):
     if len(hypotheses) != len(references):
         raise ValueError(f"hypotheses has {len(hypotheses)} items but references has {len(references)}; "
                          "give one list of references per hypothesis (see references_from_streams)")
-    texts, unspaced = isinstance(hypotheses[0], str), []
+    ref_counts = set()
+    for i, refs in enumerate(references):
+        if isinstance(refs, str) or not isinstance(refs, (list, tuple)):
+            raise TypeError(f"references[{i}] must be a list of references for hypotheses[{i}], "
+                            f"got {type(refs).__name__}; wrap a single reference in a list")
+        if not refs:
+            raise ValueError(f"references[{i}] is empty; every hypothesis needs a reference")
+        ref_counts.add(len(refs))
+    return ref_counts.pop() if len(ref_counts) == 1 else "var", isinstance(hypotheses[0], str)
+
+
+def _tokenized(hypotheses, references, tokenize: str, lowercase: bool, texts: bool):
+    """The token lists of a corpus checked by ``_corpus_shape``, lowercased first if asked (as sacrebleu)."""
+    lowercase, unspaced = check_flag("lowercase", lowercase), []
 
     def tokens_of(item, where: str):
         if texts and isinstance(item, str):
-            tokens, one_token = _tokenize_text(item, tokenize)
+            tokens, one_token = _tokenize_text(item.lower() if lowercase else item, tokenize)
             if one_token:
                 unspaced.append(item)
             return tokens
@@ -213,24 +220,18 @@ def _prepare(hypotheses, references, tokenize: str):
                 for k, token in enumerate(item):
                     if not isinstance(token, str):
                         raise TypeError(f"{where}[{k}] is a {type(token).__name__}; tokens must be str")
-            return item
+            return [token.lower() for token in item] if lowercase else item  # a copy: never the caller's
         expected = "a string like hypotheses[0]" if texts else "a list of str tokens like hypotheses[0]"
         raise TypeError(f"{where} must be {expected}, got {type(item).__name__} "
                         "(do not mix strings and token lists)")
 
-    hyp_tokens, ref_tokens, ref_counts = [], [], set()
+    hyp_tokens, ref_tokens = [], []
     for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
         hyp_tokens.append(tokens_of(hyp, f"hypotheses[{i}]"))
-        if isinstance(refs, str) or not isinstance(refs, (list, tuple)):
-            raise TypeError(f"references[{i}] must be a list of references for hypotheses[{i}], "
-                            f"got {type(refs).__name__}; wrap a single reference in a list")
-        if not refs:
-            raise ValueError(f"references[{i}] is empty; every hypothesis needs a reference")
         ref_tokens.append([tokens_of(ref, f"references[{i}][{j}]") for j, ref in enumerate(refs)])
-        ref_counts.add(len(refs))
     if unspaced:
         _warn_unspaced(unspaced[0], tokenize, stacklevel=5)
-    return hyp_tokens, ref_tokens, ref_counts
+    return hyp_tokens, ref_tokens
 
 
 def _ngrams(tokens: Sequence[str], n: int):
@@ -263,37 +264,41 @@ def _count(hyp: Sequence[str], refs: list, max_order: int, nltk_totals: bool, st
         stats[1 + n] += matched
 
 
-def _corpus_counts(hypotheses, references, max_order, tokenize, nltk_totals):
-    _check_max_order(max_order)
-    hyp_tokens, ref_tokens, ref_counts = _prepare(hypotheses, references, tokenize)
+def _counted(hypotheses, references, max_order, tokenize, lowercase, nltk_totals, texts) -> BleuStats:
+    nltk_totals = check_flag("nltk_totals", nltk_totals)
+    hyp_tokens, ref_tokens = _tokenized(hypotheses, references, tokenize, lowercase, texts)
     stats = [0] * (2 + 2 * max_order)
     for hyp, refs in zip(hyp_tokens, ref_tokens):
         _count(hyp, refs, max_order, nltk_totals, stats)
-    return BleuStats(stats[2:2 + max_order], stats[2 + max_order:], stats[0], stats[1]), ref_counts
+    return BleuStats(stats[2:2 + max_order], stats[2 + max_order:], stats[0], stats[1])
 
 
 def corpus_stats(hypotheses, references, *, max_order: int = 4, tokenize: str = "13a",
-                 nltk_totals: bool = False) -> BleuStats:
+                 lowercase: bool = False, nltk_totals: bool = False) -> BleuStats:
     """The sum of the sentence statistics of a corpus (see ``sentence_stats``).
 
     >>> corpus_stats([["a", "b"]], [[["a", "c"]]], max_order=2)
     BleuStats(matches=(1, 0), totals=(2, 1), hyp_len=2, ref_len=2)
     """
-    return _corpus_counts(hypotheses, references, max_order, tokenize, nltk_totals)[0]
+    check_max_order(max_order)
+    texts = _corpus_shape(hypotheses, references, tokenize)[1]
+    return _counted(hypotheses, references, max_order, tokenize, lowercase, nltk_totals, texts)
 
 
 def sentence_stats(hypothesis, references, *, max_order: int = 4, tokenize: str = "13a",
-                   nltk_totals: bool = False) -> BleuStats:
+                   lowercase: bool = False, nltk_totals: bool = False) -> BleuStats:
     """Clipped matches and totals per order, c and r, for one hypothesis.
 
     matches_n = sum over hypothesis n-grams g of min(count(g), max_j count_in_ref_j(g));
     totals_n = max(0, c - n + 1), or max(1, c - n + 1) with ``nltk_totals`` (nltk's
     convention). Strings are tokenized with ``tokenize``; token lists are used as is.
+    ``lowercase`` lowercases both before anything else.
 
     >>> sentence_stats("我 是 一位 老师".split(), [["我", "是", "一个", "学生"]], max_order=2)
     BleuStats(matches=(2, 1), totals=(4, 3), hyp_len=4, ref_len=4)
     """
-    return _corpus_counts([hypothesis], _one_sentence(references), max_order, tokenize, nltk_totals)[0]
+    return corpus_stats([hypothesis], _one_sentence(references), max_order=max_order, tokenize=tokenize,
+                        lowercase=lowercase, nltk_totals=nltk_totals)
 
 
 class NgramRow(NamedTuple):
@@ -307,7 +312,8 @@ class NgramRow(NamedTuple):
     clip_ref: int | None  # the reference with the most copies (first on ties); None if in none
 
 
-def ngram_table(hypothesis, references, *, max_order: int = 4, tokenize: str = "13a") -> list[NgramRow]:
+def ngram_table(hypothesis, references, *, max_order: int = 4, tokenize: str = "13a",
+                lowercase: bool = False) -> list[NgramRow]:
     """Every distinct hypothesis n-gram, order by order, in order of first appearance.
 
     Summed over the rows of order n, ``clipped_count`` and ``count`` give the
@@ -316,8 +322,10 @@ def ngram_table(hypothesis, references, *, max_order: int = 4, tokenize: str = "
     >>> ngram_table(["a", "a"], [["a", "b"], ["a", "a"]], max_order=1)
     [NgramRow(order=1, ngram=('a',), count=2, ref_counts=(1, 2), clipped_count=2, clip_ref=1)]
     """
-    _check_max_order(max_order)
-    (hyp,), (refs,), _ = _prepare([hypothesis], _one_sentence(references), tokenize)
+    check_max_order(max_order)
+    references = _one_sentence(references)
+    texts = _corpus_shape([hypothesis], references, tokenize)[1]
+    (hyp,), (refs,) = _tokenized([hypothesis], references, tokenize, lowercase, texts)
     rows = []
     for n in range(1, max_order + 1):
         ref_counters = [Counter(zip(*(ref[i:] for i in range(n)))) for ref in refs]
@@ -342,60 +350,19 @@ def brevity_penalty(hyp_len: int, ref_len: int) -> float:
     return math.exp(1.0 - ref_len / hyp_len) if hyp_len else 0.0
 
 
-def _resolve_weights(weights, max_order: int) -> tuple[tuple[float, ...], str]:
-    """The weights as floats, and their name for the signature."""
-    if weights is None or isinstance(weights, str):
-        if weights in (None, "uniform"):
-            return (1.0 / max_order,) * max_order, "uniform"
-        if weights == "halving":
-            return tuple(0.5 ** n for n in range(1, max_order + 1)), "halving"
-        raise ValueError(f"weights must be 'uniform', 'halving' or numbers, got {weights!r}")
-    if isinstance(weights, numbers.Number) or not hasattr(weights, "__len__"):
-        raise TypeError(f"weights must be 'uniform', 'halving' or a sequence of numbers, got {weights!r}")
-    if len(weights) != max_order:
-        raise ValueError(f"weights has {len(weights)} entries but max_order is {max_order}")
-    for n, weight in enumerate(weights):
-        if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
-            raise TypeError(f"weights[{n}] must be a number, got {type(weight).__name__}")
-        if not 0 <= weight < math.inf:
-            raise ValueError(f"weights[{n}] is {weight}; weights must be finite and >= 0")
-    if not any(weights):
-        raise ValueError("weights are all zero")
-    return tuple(map(float, weights)), ",".join(f"{weight:g}" for weight in weights)
-
-
-def _settings(max_order, weights, smooth_method, smooth_value, effective_order):
-    """Checked weights and smoothing value, and the signature's part for them."""
-    _check_max_order(max_order)
-    weights, weights_name = _resolve_weights(weights, max_order)
-    if smooth_method not in SMOOTHING_DEFAULTS:
-        raise ValueError(f"smooth_method must be one of {tuple(SMOOTHING_DEFAULTS)}, got {smooth_method!r}")
-    if smooth_value is None:
-        smooth_value = SMOOTHING_DEFAULTS[smooth_method]
-    elif SMOOTHING_DEFAULTS[smooth_method] is None:
-        raise ValueError(f"smooth_value is only used by 'floor' and 'add-k', not {smooth_method!r}")
-    elif isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real) \
-            or not 0 <= smooth_value < math.inf:
-        raise ValueError(f"smooth_value must be a finite number >= 0, got {smooth_value!r}")
-    smoothing = smooth_method if smooth_value is None else f"{smooth_method}[{smooth_value:g}]"
-    signature = (f"smooth:{smoothing}|max_order:{max_order}|weights:{weights_name}|"
-                 f"eff:{'yes' if effective_order else 'no'}|version:{__version__}")
-    return weights, smooth_value, signature
-
-
 @dataclass(frozen=True)
 class BleuResult:
     """A BLEU score and its parts: ``score`` (0-1; ``score100`` on 0-100), the
     ``precisions`` p_n as used (after smoothing), the ``brevity_penalty``, the
-    ``weights`` as applied (0 for orders left out), the ``stats`` and a
-    ``signature`` that names every setting."""
+    ``weights`` as applied (0 for orders left out), the ``stats`` and the
+    ``signature`` (a ``BleuSignature``; ``str`` gives its full form)."""
 
     score: float
     precisions: tuple[float, ...]
     brevity_penalty: float
     weights: tuple[float, ...]
     stats: BleuStats
-    signature: str
+    signature: BleuSignature
 
     @property
     def score100(self) -> float:
@@ -408,7 +375,9 @@ class BleuResult:
 
 
 def bleu_from_stats(stats: BleuStats, *, weights=None, smooth_method: str = "none",
-                    smooth_value: float | None = None, effective_order: bool = False) -> BleuResult:
+                    smooth_value: float | None = None, effective_order: bool = False,
+                    nrefs: int | str = 1, tokenize: str = "13a", lowercase: bool = False,
+                    nltk_totals: bool = False) -> BleuResult:
     """BLEU = BP * exp(sum_n w_n log p_n) from statistics, smoothed as in sacrebleu.
 
     An order without a match gets p_n = 0 with "none" (score 0), k / total_n with
@@ -418,24 +387,32 @@ def bleu_from_stats(stats: BleuStats, *, weights=None, smooth_method: str = "non
     hypothesis n-gram gives 0 unless ``effective_order`` drops it and shares its
     weight among the kept orders in proportion. Orders of weight 0 never count.
 
-    >>> round(bleu_from_stats(BleuStats((5, 2), (7, 5), 7, 8), weights=(0.5, 0.5)).score, 5)
-    0.46337
+    ``nrefs`` (an int or "var"), ``tokenize`` (or "pretokenized"), ``lowercase`` and
+    ``nltk_totals`` say how ``stats`` were counted, which statistics cannot tell: they
+    change no number here, only the signature. The defaults are ``corpus_stats``'s on
+    strings with one reference each.
+
+    >>> result = bleu_from_stats(BleuStats((5, 2), (7, 5), 7, 8), nrefs="var", tokenize="pretokenized")
+    >>> round(result.score, 5), result.signature.format(short=True).split("|")[:4]
+    (0.46337, ['#:var', 'c:mixed', 'e:no', 'tok:pretokenized'])
     """
     if not isinstance(stats, BleuStats):
         raise TypeError(f"stats must be a BleuStats, got {type(stats).__name__}")
-    settings = _settings(stats.max_order, weights, smooth_method, smooth_value, effective_order)
-    return _combine(stats, smooth_method, effective_order, *settings)
+    signature = BleuSignature(nrefs=nrefs, tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method,
+                              smooth_value=smooth_value, effective_order=effective_order,
+                              max_order=stats.max_order, weights=weights, nltk_totals=nltk_totals)
+    return _combine(stats, signature)
 
 
-def _combine(stats, smooth_method, effective_order, weights, smooth_value, signature) -> BleuResult:
-    order = stats.max_order
+def _combine(stats: BleuStats, signature: BleuSignature) -> BleuResult:
+    order, weights, smooth_method = stats.max_order, signature.weights, signature.smooth_method
     bp = brevity_penalty(stats.hyp_len, stats.ref_len)
     precisions, used = [0.0] * order, [0.0] * order
     kept, halvings = 0, 0
     if any(stats.matches):
         for n, (matches, total) in enumerate(zip(stats.matches, stats.totals)):
             if smooth_method == "add-k" and n > 0:
-                matches, total = matches + smooth_value, total + smooth_value
+                matches, total = matches + signature.smooth_value, total + signature.smooth_value
             if total == 0:
                 break  # the hypothesis is too short for this order and all higher ones
             kept = n + 1
@@ -445,29 +422,30 @@ def _combine(stats, smooth_method, effective_order, weights, smooth_value, signa
                 halvings += 1
                 precisions[n] = 1.0 / (2 ** halvings * total)
             elif smooth_method == "floor":
-                precisions[n] = smooth_value / total
+                precisions[n] = signature.smooth_value / total
     kept_weight = sum(weights[:kept])
-    if kept_weight > 0 and (effective_order or not any(weights[kept:])):
-        scale = sum(weights) / kept_weight if effective_order else 1.0
+    if kept_weight > 0 and (signature.effective_order or not any(weights[kept:])):
+        scale = sum(weights) / kept_weight if signature.effective_order else 1.0
         used[:kept] = [weight * scale for weight in weights[:kept]]
     weighted = [(w, p) for w, p in zip(used, precisions) if w > 0]
     if not weighted or bp == 0 or any(p == 0 for _, p in weighted):
         score = 0.0
     else:
         score = math.exp(math.log(bp) + math.fsum(w * math.log(p) for w, p in weighted))
-    return BleuResult(score, tuple(precisions), bp, tuple(used), stats, f"lmcore.bleu|{signature}")
+    return BleuResult(score, tuple(precisions), bp, tuple(used), stats, signature)
 
 
 def corpus_bleu(hypotheses, references, *, max_order: int = 4, weights=None,
                 smooth_method: str = "none", smooth_value: float | None = None,
-                effective_order: bool = False, tokenize: str = "13a",
+                effective_order: bool = False, tokenize: str = "13a", lowercase: bool = False,
                 nltk_totals: bool = False) -> BleuResult:
     """Corpus BLEU: add up every sentence's matches, totals, c and r, then combine once.
 
     ``hypotheses[i]``: a string or a token list; ``references[i]``: the list of its
     references (from sacrebleu's streams: ``references_from_streams``). ``weights``:
     None or "uniform" (1/N), "halving" (1/2^n, non-standard) or N numbers >= 0.
-    ``tokenize`` applies to strings only; see ``bleu_from_stats`` for smoothing.
+    ``tokenize`` applies to strings only; ``lowercase`` to strings and tokens, as in
+    sacrebleu; see ``bleu_from_stats`` for smoothing, ``BleuSignature`` for the signature.
 
     >>> hyps = ["我 是 一位 老师".split(), "跟我 学 深度学习".split()]
     >>> refs = [[["我", "是", "一个", "学生"], ["我", "是", "一位", "学生", "。"]],
@@ -475,18 +453,18 @@ def corpus_bleu(hypotheses, references, *, max_order: int = 4, weights=None,
     >>> round(corpus_bleu(hyps, refs, max_order=2).score, 5)
     0.46337
     """
-    weights, smooth_value, signature = _settings(max_order, weights, smooth_method, smooth_value,
-                                                 effective_order)  # before counting a large corpus
-    stats, ref_counts = _corpus_counts(hypotheses, references, max_order, tokenize, nltk_totals)
-    nrefs = str(ref_counts.pop()) if len(ref_counts) == 1 else "var"
-    tok = tokenize if isinstance(hypotheses[0], str) else "pretokenized"
-    signature = f"nrefs:{nrefs}|tok:{tok}|" + ("totals:nltk|" if nltk_totals else "") + signature
-    return _combine(stats, smooth_method, effective_order, weights, smooth_value, signature)
+    nrefs, texts = _corpus_shape(hypotheses, references, tokenize)
+    signature = BleuSignature(nrefs=nrefs, tokenize=tokenize if texts else PRETOKENIZED, lowercase=lowercase,
+                              smooth_method=smooth_method, smooth_value=smooth_value,
+                              effective_order=effective_order, max_order=max_order, weights=weights,
+                              nltk_totals=nltk_totals)  # checks the settings before counting a large corpus
+    stats = _counted(hypotheses, references, max_order, tokenize, lowercase, nltk_totals, texts)
+    return _combine(stats, signature)
 
 
 def sentence_bleu(hypothesis, references, *, max_order: int = 4, weights=None,
                   smooth_method: str = "none", smooth_value: float | None = None,
-                  effective_order: bool = False, tokenize: str = "13a",
+                  effective_order: bool = False, tokenize: str = "13a", lowercase: bool = False,
                   nltk_totals: bool = False) -> BleuResult:
     """BLEU of one hypothesis against its references, exactly ``corpus_bleu([h], [refs])``.
 
@@ -497,5 +475,5 @@ def sentence_bleu(hypothesis, references, *, max_order: int = 4, weights=None,
     0.4082
     """
     return corpus_bleu([hypothesis], _one_sentence(references), max_order=max_order, weights=weights,
-                       smooth_method=smooth_method, smooth_value=smooth_value,
-                       effective_order=effective_order, tokenize=tokenize, nltk_totals=nltk_totals)
+                       smooth_method=smooth_method, smooth_value=smooth_value, effective_order=effective_order,
+                       tokenize=tokenize, lowercase=lowercase, nltk_totals=nltk_totals)

@@ -158,7 +158,7 @@ def evaluate(model, sentences, *, unknown: str = "unk", eos: str = "count") -> P
     >>> evaluate(model, [["<s>", "i", "spent", "money", "</s>"]])       # wrong: lmcore adds the markers
     Traceback (most recent call last):
     ...
-    ValueError: sentences[0] holds the marker '<s>' at position 0: lmcore adds <s> and </s> itself (see Convention), so pass the raw tokens, e.g. ['i', 'spent', 'money']
+    ValueError: sentences[0] holds the marker '<s>' at position 0: lmcore adds <s> and </s> itself (...), ...
     """
     scores, logprobs, in_sum, in_count = _scored(model, sentences, unknown, eos)
     n_tokens = int(in_count.sum())

@@ -8,8 +8,9 @@ yet".
 
 >>> check_ab_perplexity(2.5).correct
 True
->>> print(check_ab_perplexity(2.2361))
-Not yet: 2.2361 is what you get with log2(0.2) = -2.3219 in place of log2(0.16); the text "A B" has probability 0.8 x 0.2 = 0.16.
+>>> print(check_ab_perplexity(2.2361))  # doctest: +NORMALIZE_WHITESPACE
+Not yet: 2.2361 is what you get with log2(0.2) = -2.3219 in place of log2(0.16);
+the text "A B" has probability 0.8 x 0.2 = 0.16.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lmcore.arpa_writer import write_arpa
 from lmcore.counting import (
     FramedTokens,
     NgramCounts,
@@ -28,7 +29,6 @@ from lmcore.counting import (
     frame_sentences,
     ngram_keys,
 )
-from lmcore.arpa_writer import write_arpa
 from lmcore.vocab import BOS, BOS_ID, EOS, EOS_ID, UNK_ID, Vocabulary
 
 __all__ = [
@@ -157,7 +157,7 @@ class NgramModel(abc.ABC):
         >>> model = MLE(2).fit([["<s>", "i", "spent", "money", "</s>"]])   # wrong
         Traceback (most recent call last):
         ...
-        ValueError: sentences[0] holds the marker '<s>' at position 0: lmcore adds <s> and </s> itself (see Convention), so pass the raw tokens, e.g. ['i', 'spent', 'money']
+        ValueError: sentences[0] holds the marker '<s>' at position 0: lmcore adds <s> and </s> itself (...), ...
         """
         tokens, lengths = flatten_sentences(sentences, "sentences")
         if vocab is None:

@@ -146,7 +146,7 @@ def english_sentences(text: str) -> list[str]:
 _CHINESE_SENTENCE_END = re.compile(r"([。！？!?]+[”’』」）)》\"']*)")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def is_punctuation(char: str) -> bool:
     """Whether ``char`` is Unicode punctuation (P*) or a symbol (S*): ，。《》 but also ● △ ％ ±.
 

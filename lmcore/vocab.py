@@ -56,7 +56,7 @@ class Vocabulary:
             raise ValueError("words must be distinct and must not contain <unk>, <s> or </s>")
 
     @classmethod
-    def build(cls, sentences: Iterable[Sequence[str]], min_count: int = 1) -> "Vocabulary":
+    def build(cls, sentences: Iterable[Sequence[str]], min_count: int = 1) -> Vocabulary:
         """Vocabulary of the words occurring at least ``min_count`` times in ``sentences``."""
         if not isinstance(min_count, int) or min_count < 1:
             raise ValueError(f"min_count must be an integer >= 1, got {min_count!r}")

@@ -1,5 +1,6 @@
 """Unit and property tests for lmcore.bleu, starting with the course's worked examples."""
 
+import dataclasses
 import importlib
 import math
 import subprocess
@@ -10,10 +11,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lmcore import bleu
+from lmcore import __version__, bleu
 from lmcore.bleu import (
-    BleuStats, NgramRow, bleu_from_stats, bleu_tokens, brevity_penalty, corpus_bleu,
-    corpus_stats, ngram_table, references_from_streams, sentence_bleu, sentence_stats,
+    BleuSignature,
+    BleuStats,
+    NgramRow,
+    bleu_from_stats,
+    bleu_tokens,
+    brevity_penalty,
+    corpus_bleu,
+    corpus_stats,
+    ngram_table,
+    references_from_streams,
+    sentence_bleu,
+    sentence_stats,
 )
 
 # The course's example (section 9.8.2), with N = 2 and uniform weights.
@@ -102,7 +113,7 @@ def test_halving_weights_reproduce_the_textbook_variant():
     label = "the cat sat on a mat while the dog lay on the log".split()
     assert sentence_bleu(long_prediction, [label], weights="halving").score == \
         pytest.approx(d2l_bleu(long_prediction, label, 4), rel=1e-14)
-    assert "weights:halving" in result.signature
+    assert "|weights:halving|" in str(result.signature)
 
 
 # ----------------------------------------------------- showing the work ----
@@ -151,16 +162,106 @@ def test_bleu_from_stats_equals_corpus_bleu():
         [TEACHER, FOLLOW_ME], [[STUDENT, STUDENT_2], [FOLLOW_ME_REF]], max_order=2).score
 
 
-def test_result_carries_its_parts_and_a_full_signature():
+def test_result_carries_its_parts_and_its_signature():
     result = corpus_bleu(["a b c d"], [["a b c e"]], smooth_method="floor", effective_order=True)
     assert result.score100 == 100 * result.score
     assert isinstance(result.score, float) and isinstance(result.brevity_penalty, float)
-    for part in ("nrefs:1", "tok:13a", "smooth:floor[0.1]", "max_order:4", "weights:uniform", "eff:yes"):
-        assert part in result.signature
-    assert "tok:pretokenized" in sentence_bleu(["a"], [["a"]], weights=[1, 0, 0, 0]).signature
-    assert "weights:1,0,0,0" in sentence_bleu(["a"], [["a"]], weights=[1, 0, 0, 0]).signature
-    assert "nrefs:var" in corpus_bleu(["a", "b"], [["a"], ["b", "c"]]).signature
-    assert str(result).startswith("BLEU = ")
+    assert isinstance(result.signature, BleuSignature)
+    assert str(result).startswith("BLEU = 0.3976 (p_n = 0.7500/0.6667/0.5000/0.1000, BP = 1.0000, c = 4, r = 4) ")
+    assert str(result).endswith(" " + str(result.signature))
+
+
+# ------------------------------------------------------------ signature ----
+
+V = __version__
+
+
+@pytest.mark.parametrize("call, full, short", [
+    (lambda: corpus_bleu(["a b"], [["a b"]]),
+     f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|max_order:4|weights:uniform|version:lmcore-{V}",
+     f"#:1|c:mixed|e:no|tok:13a|s:none|N:4|w:uniform|v:lmcore-{V}"),
+    (lambda: sentence_bleu(["a"], [["a"]], smooth_method="floor", smooth_value=0.5, effective_order=True),
+     f"nrefs:1|case:mixed|eff:yes|tok:pretokenized|smooth:floor[0.5]|max_order:4|weights:uniform|version:lmcore-{V}",
+     f"#:1|c:mixed|e:yes|tok:pretokenized|s:floor[0.5]|N:4|w:uniform|v:lmcore-{V}"),
+    (lambda: sentence_bleu("a", ["a", "b"], tokenize="none", smooth_method="add-k", max_order=2),
+     f"nrefs:2|case:mixed|eff:no|tok:none|smooth:add-k[1]|max_order:2|weights:uniform|version:lmcore-{V}",
+     f"#:2|c:mixed|e:no|tok:none|s:add-k[1]|N:2|w:uniform|v:lmcore-{V}"),
+    (lambda: corpus_bleu(["A b", "c"], [["a b"], ["c", "d"]], lowercase=True, tokenize="intl", smooth_method="exp"),
+     f"nrefs:var|case:lc|eff:no|tok:intl|smooth:exp|max_order:4|weights:uniform|version:lmcore-{V}",
+     f"#:var|c:lc|e:no|tok:intl|s:exp|N:4|w:uniform|v:lmcore-{V}"),
+    (lambda: sentence_bleu("我是", ["我是"], tokenize="zh", max_order=3, weights=[0.5, 0.3, 0.2]),
+     f"nrefs:1|case:mixed|eff:no|tok:zh|smooth:none|max_order:3|weights:0.5,0.3,0.2|version:lmcore-{V}",
+     f"#:1|c:mixed|e:no|tok:zh|s:none|N:3|w:0.5,0.3,0.2|v:lmcore-{V}"),
+    (lambda: sentence_bleu("ab", ["ab"], tokenize="char", max_order=2, weights=[1 / 3, 2 / 3], nltk_totals=True),
+     "nrefs:1|case:mixed|eff:no|tok:char|smooth:none|max_order:2|weights:0.3333333333333333,0.6666666666666666|"
+     f"totals:nltk|version:lmcore-{V}",
+     f"#:1|c:mixed|e:no|tok:char|s:none|N:2|w:0.3333333333333333,0.6666666666666666|tot:nltk|v:lmcore-{V}"),
+    (lambda: sentence_bleu(["a"], [["a"]], weights="halving", max_order=2),
+     f"nrefs:1|case:mixed|eff:no|tok:pretokenized|smooth:none|max_order:2|weights:halving|version:lmcore-{V}",
+     f"#:1|c:mixed|e:no|tok:pretokenized|s:none|N:2|w:halving|v:lmcore-{V}"),
+])
+def test_signature_full_and_short_forms_are_pinned(call, full, short):
+    signature = call().signature
+    assert str(signature) == signature.format() == signature.format(short=False) == full
+    assert signature.format(short=True) == short
+
+
+def test_signature_is_immutable_and_equal_settings_give_equal_signatures():
+    signature = sentence_bleu("a b", ["a b"]).signature
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        signature.nrefs = 2
+    assert signature.version == __version__
+    same = [BleuSignature(), BleuSignature(weights="uniform"), BleuSignature(weights=[0.25] * 4),
+            BleuSignature(nrefs=1, tokenize="13a", lowercase=False, smooth_method="none", effective_order=False,
+                          max_order=4, weights=None, nltk_totals=False), signature]
+    assert all(other == same[0] for other in same) and len(set(same)) == 1
+    assert BleuSignature(smooth_method="floor") == BleuSignature(smooth_method="floor", smooth_value=0.1)
+    assert BleuSignature(weights="halving", max_order=2) == BleuSignature(weights=(0.5, 0.25), max_order=2)
+    different = [BleuSignature(nrefs=2), BleuSignature(nrefs="var"), BleuSignature(tokenize="none"),
+                 BleuSignature(lowercase=True), BleuSignature(smooth_method="exp"), BleuSignature(effective_order=True),
+                 BleuSignature(max_order=3), BleuSignature(weights=[0.4, 0.3, 0.2, 0.1]),
+                 BleuSignature(nltk_totals=True)]
+    assert len({str(s) for s in same + different}) == len(set(same + different)) == 1 + len(different)
+
+
+def test_one_signature_is_built_per_computation(monkeypatch):
+    built = []
+
+    class CountedSignature(BleuSignature):
+        def __post_init__(self):
+            built.append(self)
+            super().__post_init__()
+
+    monkeypatch.setattr(bleu, "BleuSignature", CountedSignature)
+    for call in (lambda: sentence_bleu("a b", ["a b"]), lambda: corpus_bleu(["a", "b"], [["a"], ["b"]]),
+                 lambda: bleu_from_stats(BleuStats((1,), (1,), 1, 1))):
+        built.clear()
+        result = call()
+        assert built == [result.signature] and built[0] is result.signature
+
+
+def test_bleu_from_stats_states_how_the_stats_were_counted():
+    stats = BleuStats((5, 2), (7, 5), 7, 8)
+    assert str(bleu_from_stats(stats).signature) == \
+        f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:none|max_order:2|weights:uniform|version:lmcore-{V}"
+    hypotheses, references = [TEACHER, FOLLOW_ME], [[STUDENT, STUDENT_2], [FOLLOW_ME_REF]]
+    direct = corpus_bleu(hypotheses, references, max_order=2, lowercase=True, nltk_totals=True)
+    from_stats = bleu_from_stats(corpus_stats(hypotheses, references, max_order=2, lowercase=True, nltk_totals=True),
+                                 nrefs="var", tokenize="pretokenized", lowercase=True, nltk_totals=True)
+    assert from_stats == direct  # the score, its parts and every field of the signature
+    assert from_stats.signature.format(short=True).startswith("#:var|c:lc|e:no|tok:pretokenized|")
+    three_refs = bleu_from_stats(stats, nrefs=3, tokenize="zh").signature
+    assert three_refs.format(short=True).startswith("#:3|c:mixed|e:no|tok:zh|")
+
+
+def test_lowercase_folds_case_of_strings_and_tokens_without_touching_the_caller_s_lists():
+    assert sentence_bleu("The Cat", ["the cat"], max_order=2).score == 0.0
+    assert sentence_bleu("The Cat", ["the cat"], max_order=2, lowercase=True).score == 1.0
+    hypothesis, reference = ["The", "CAT"], ["the", "cat"]
+    assert sentence_bleu(hypothesis, [reference], max_order=2, lowercase=True).score == 1.0
+    assert hypothesis == ["The", "CAT"]
+    assert ngram_table(hypothesis, [reference], max_order=1, lowercase=True)[1] == NgramRow(1, ("cat",), 1, (1,), 1, 0)
+    assert sentence_stats("A a", ["a"], max_order=1, lowercase=True).matches == (1,)
 
 
 # ------------------------------------------------------------ smoothing ----
@@ -298,6 +399,24 @@ def test_reference_streams_convert_to_one_list_per_hypothesis():
     (lambda: sentence_bleu(["a"], [["a"]], tokenize="spm"), ValueError, "tokenize must be one of"),
     (lambda: bleu_tokens(["a"]), TypeError, "text must be a str"),
     (lambda: bleu_from_stats((1, 1)), TypeError, "stats must be a BleuStats"),
+    (lambda: bleu_from_stats(SMOOTH_STATS, nrefs=0), ValueError, "nrefs must be >= 1 or 'var', got 0"),
+    (lambda: bleu_from_stats(SMOOTH_STATS, nrefs="2"), TypeError, "nrefs must be an int >= 1 or 'var', got '2'"),
+    (lambda: bleu_from_stats(SMOOTH_STATS, nrefs=True), TypeError, "nrefs must be an int"),
+    (lambda: bleu_from_stats(SMOOTH_STATS, nrefs=None), TypeError, "nrefs must be an int"),
+    (lambda: bleu_from_stats(SMOOTH_STATS, tokenize="moses"), ValueError, "tokenize must be one of .*'pretokenized'"),
+    (lambda: bleu_from_stats(SMOOTH_STATS, lowercase="yes"), TypeError, "lowercase must be True or False"),
+    (lambda: bleu_from_stats(SMOOTH_STATS, nltk_totals=None), TypeError, "nltk_totals must be True or False"),
+    (lambda: bleu_from_stats(SMOOTH_STATS, weights=[1, 1]), ValueError, "weights has 2 entries but max_order is 4"),
+    (lambda: sentence_bleu("a", ["a"], lowercase="no"), TypeError, "lowercase must be True or False, got 'no'"),
+    (lambda: sentence_bleu("a", ["a"], effective_order=None), TypeError, "effective_order must be True or False"),
+    (lambda: corpus_stats(["a"], [["a"]], lowercase=None), TypeError, "lowercase must be True or False"),
+    (lambda: corpus_stats(["a"], [["a"]], nltk_totals="yes"), TypeError, "nltk_totals must be True or False"),
+    (lambda: ngram_table("a", ["a"], lowercase=1.5), TypeError, "lowercase must be True or False"),
+    (lambda: sentence_bleu("a", ["a"], tokenize="pretokenized"), ValueError, "tokenize must be one of"),
+    (lambda: BleuSignature(max_order=0), ValueError, "max_order must be >= 1, got 0"),
+    (lambda: BleuSignature(smooth_method="exp", smooth_value=1), ValueError, "smooth_value is only used by"),
+    (lambda: BleuSignature(1), TypeError, "positional"),
+    (lambda: BleuSignature(version="9.9"), TypeError, "version"),
     (lambda: brevity_penalty(-1, 2), ValueError, "lengths must be >= 0"),
 ])
 def test_bad_input_is_named_in_the_error(call, error, message):

@@ -6,12 +6,14 @@ Every convention where the tools differ is pinned here, as listed in the
 lmcore.bleu module docstring.
 """
 
+import itertools
 import math
 import warnings
 
 import numpy as np
 import pytest
 
+from lmcore import __version__
 from lmcore.bleu import corpus_bleu, corpus_stats, references_from_streams, sentence_bleu
 
 sacrebleu = pytest.importorskip("sacrebleu")
@@ -105,18 +107,21 @@ SENTENCES = [
     ("我是一位老师。", ["我是一个学生。", "我是一位学生。"]),
     ("跟我学深度学习“很好”…", ["跟我一起学机器学习。"]),
     ("Ünïcödé — naïve café, 10,000 €.", ["Unicode: naive cafe, 10.000 €"]),
+    ("THE Dog barked at the Mailman, ÉMILE.", ["The dog barked at the mailman, Émile!"]),  # case matters
 ]
 
 
+@pytest.mark.parametrize("lowercase", [False, True])
 @pytest.mark.parametrize("tokenize", ["13a", "intl", "zh", "char", "none"])
-def test_strings_are_tokenized_exactly_like_sacrebleu(tokenize):
+def test_strings_are_tokenized_exactly_like_sacrebleu(tokenize, lowercase):
     hypotheses = [h for h, _ in SENTENCES]
     references = [refs for _, refs in SENTENCES]
     for smooth_method in SMOOTHINGS:
-        metric = BLEU(tokenize=tokenize, smooth_method=smooth_method)
+        metric = BLEU(tokenize=tokenize, smooth_method=smooth_method, lowercase=lowercase)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # unspaced Chinese under 13a/intl/none
-            ours = corpus_bleu(hypotheses, references, tokenize=tokenize, smooth_method=smooth_method)
+            ours = corpus_bleu(hypotheses, references, tokenize=tokenize, smooth_method=smooth_method,
+                               lowercase=lowercase)
         theirs = metric.corpus_score(hypotheses, to_streams(references))
         assert abs(ours.score100 - theirs.score) <= 1e-9
         assert list(ours.stats.totals) == list(theirs.totals) or smooth_method == "add-k"
@@ -136,8 +141,30 @@ def test_our_signature_states_the_max_order_and_sacrebleus_does_not():
     metric = BLEU(tokenize="none", max_ngram_order=2)
     metric.corpus_score(["a b"], [["a b"]])
     assert "2" not in str(metric.get_signature()).replace("2.6", "")
-    ours = corpus_bleu(["a b"], [["a b"]], tokenize="none", max_order=2).signature
-    assert "max_order:2" in ours and "weights:uniform" in ours
+    ours = str(corpus_bleu(["a b"], [["a b"]], tokenize="none", max_order=2).signature)
+    assert "|max_order:2|weights:uniform|" in ours
+
+
+def fields(signature: str) -> dict[str, str]:
+    return dict(pair.split(":", 1) for pair in signature.split("|"))
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "zh", "char", "none"])
+def test_our_signature_has_sacrebleus_fields_names_order_and_values(tokenize):
+    hypotheses, streams = ["The cat sat", "a dog"], [["the cat sat", "a dog"], ["a cat", None]]
+    settings = itertools.product(SMOOTHINGS, (False, True), (False, True), (streams, streams[:1]), (False, True))
+    for smooth_method, lowercase, effective_order, refs, short in settings:  # refs: variable, then fixed nrefs
+        metric = BLEU(tokenize=tokenize, smooth_method=smooth_method, lowercase=lowercase,
+                      effective_order=effective_order)
+        metric.corpus_score(hypotheses, refs)
+        ours = corpus_bleu(hypotheses, references_from_streams(refs), tokenize=tokenize, smooth_method=smooth_method,
+                           lowercase=lowercase, effective_order=effective_order).signature
+        theirs, mine = fields(metric.get_signature().format(short=short)), fields(ours.format(short=short))
+        shared = list(theirs)[:-1]  # all but the version, which both put last
+        assert list(mine)[:len(shared)] == shared and list(mine)[-1] == list(theirs)[-1]
+        for key in shared:  # sacrebleu writes smooth values with two decimals, lmcore in full
+            assert mine[key] == theirs[key].replace("[0.10]", "[0.1]").replace("[1.00]", "[1]")
+        assert mine[list(mine)[-1]] == f"lmcore-{__version__}"
 
 
 def test_empty_hypothesis_brevity_penalty_is_zero_here_and_one_in_sacrebleu():

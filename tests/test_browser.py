@@ -160,7 +160,8 @@ def jupyterlab(tmp_path):
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(f"JupyterLab did not answer within {SERVER_START_SECONDS} s:\n{log_path.read_text()[-2000:]}")
+                log_tail = log_path.read_text()[-2000:]
+                pytest.fail(f"JupyterLab did not answer within {SERVER_START_SECONDS} s:\n{log_tail}")
             time.sleep(0.2)
         yield base, token
     finally:
@@ -205,7 +206,8 @@ def test_sliders_move_the_shown_numbers(jupyterlab, tmp_path):
             # The execution indicator says "idle" before a kernel exists; the status bar
             # names the kernel once it has started.
             idle = page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-            expect(page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"\(ipykernel\) \| Idle"))).to_have_count(1)
+            kernel_idle = page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"\(ipykernel\) \| Idle"))
+            expect(kernel_idle).to_have_count(1)
             expect(idle).to_have_count(1)
 
             page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()

@@ -98,7 +98,8 @@ def test_token_counts_are_the_training_counts_of_each_test_token():
     assert unigram.ngram_counts.tolist() == [model.count([], w) for _, w in pairs]
     assert set(unigram.history_counts.tolist()) == {model.history_count([])} == {13}  # 10 words + 3 </s>
     course = MLE(3, convention="course").fit(TOY_TRAIN)  # no <s>: the first words have shorter histories
-    assert course.token_counts(TOY_TEST).ngram_counts[:2].tolist() == [course.count([], "i"), course.count(["i"], "spent")]
+    first_two = course.token_counts(TOY_TEST).ngram_counts[:2].tolist()
+    assert first_two == [course.count([], "i"), course.count(["i"], "spent")]
 
 
 @pytest.mark.parametrize("call, message", [

@@ -11,12 +11,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
 
-from lmcore import evaluate, info, plots  # noqa: E402
-from lmcore.widgets import (  # noqa: E402
+from lmcore import evaluate, info, plots
+from lmcore.widgets import (
     PRESETS,
     LambdaExplorer,
     ProbabilityExplorer,

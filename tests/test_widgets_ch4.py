@@ -11,14 +11,14 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
 
-from lmcore import evaluate, info  # noqa: E402
-from lmcore.ngram import Interpolated  # noqa: E402
-from lmcore.vocab import Vocabulary  # noqa: E402
-from lmcore.widgets import (  # noqa: E402
+from lmcore import evaluate, info
+from lmcore.ngram import Interpolated
+from lmcore.vocab import Vocabulary
+from lmcore.widgets import (
     BranchingExplorer,
     FairnessExplorer,
     FairnessRow,
