@@ -42,8 +42,13 @@ def _check_base(base: float) -> float:
     return float(base)
 
 
-def _as_array(values, name: str) -> np.ndarray:
-    """Probabilities as a 1-d float array, checked for type, emptiness, NaN and sign."""
+def check_probability_array(values, name: str = "p") -> np.ndarray:
+    """Probabilities (or weights) as a 1-d float array, checked for type, emptiness, NaN, sign and
+    infinity, but not for their sum; errors name the argument ``name``.
+
+    >>> check_probability_array([2, 1]).tolist()
+    [2.0, 1.0]
+    """
     if isinstance(values, (str, bytes)):
         raise TypeError(f"{name} must be a sequence, array or dict of probabilities, got {type(values).__name__}")
     try:
@@ -70,7 +75,7 @@ def check_distribution(values, name: str = "p") -> np.ndarray:
     >>> check_distribution([0.25, 0.75]).tolist()
     [0.25, 0.75]
     """
-    array = _as_array(values, name)
+    array = check_probability_array(values, name)
     total = float(array.sum())
     if abs(total - 1.0) > SUM_TOLERANCE:
         raise ValueError(f"{name}: probabilities sum to {total:.6g}, expected 1 (tolerance {SUM_TOLERANCE:g})")
@@ -109,7 +114,7 @@ def surprisal(prob: float, base: float = 2) -> float:
     3.0
     """
     base = _check_base(base)
-    prob = float(_as_array([prob], "prob")[0])
+    prob = float(check_probability_array([prob], "prob")[0])
     if prob > 1 + SUM_TOLERANCE:
         raise ValueError(f"prob must be at most 1, got {prob}")
     return math.inf if prob == 0 else -math.log(prob) / math.log(base) + 0.0

@@ -152,24 +152,8 @@ def explore_distribution(p, q=None, labels: Sequence[str] | None = None) -> Dist
 
 
 def _normalise(weights, name: str) -> np.ndarray:
-    """Slider weights divided by their sum. Weights need not sum to 1, so this is not
-    :func:`lmcore.info.check_distribution`'s job; the checks and messages follow it."""
-    if isinstance(weights, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence, array or dict of probabilities, got {type(weights).__name__}")
-    try:
-        weights = np.asarray(weights, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must contain only numbers") from None
-    if weights.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {weights.shape}")
-    if weights.size == 0:
-        raise ValueError(f"{name} is empty")
-    if np.isnan(weights).any():
-        raise ValueError(f"{name} contains NaN")
-    if (weights < 0).any():
-        raise ValueError(f"{name} has negative probabilities: {weights[weights < 0].tolist()}")
-    if np.isinf(weights).any():
-        raise ValueError(f"{name} contains an infinite value")
+    """Slider weights divided by their sum (they need not sum to 1), checked as probabilities are."""
+    weights = info.check_probability_array(weights, name)
     total = weights.sum()
     if total == 0:
         raise ValueError(f"all weights of {name} are 0: give at least one outcome a positive weight")
