@@ -4,9 +4,11 @@ Observers run synchronously when a test sets ``.value``, so every assertion read
 exactly what a student would see after the same move.
 """
 
+import base64
 import math
 import re
 
+import ipywidgets as widgets
 import matplotlib
 
 matplotlib.use("Agg")
@@ -27,6 +29,7 @@ from lmcore.widgets import (
     render_distribution,
     synthetic_order_probs,
 )
+from lmcore.widgets.base import STATIC_NOTE, static_html
 
 PNG = b"\x89PNG"
 
@@ -229,6 +232,25 @@ def test_probability_explorer_displays_as_its_widget():
         ProbabilityExplorer(preset="dice")
 
 
+def test_probability_explorer_carries_a_static_picture_of_what_it_shows():
+    explorer = ProbabilityExplorer(preset="rain forecast")
+    explorer.p_sliders[0].value = 0.75  # the picture is of the state when displayed: rain as likely as not
+    page = explorer._repr_mimebundle_()["text/html"]
+    assert page.startswith('<div class="lmcore-static"') and STATIC_NOTE in page
+    assert shown(page, "lmcore-entropy") == "1.0000" == shown(explorer.output.value, "lmcore-entropy")
+    picture = re.search(r'src="data:image/png;base64,([^"]+)"', page).group(1)
+    assert base64.b64decode(picture) == explorer.figure.value
+    assert "rain: <b>0.7500</b>" in page and "Example: <b>rain forecast</b>" in page
+    assert "☐ Show the Huffman code" in page
+
+
+def test_static_picture_follows_the_layout_and_skips_hidden_boxes():
+    hidden = widgets.HBox([widgets.HTML("secret")], layout=widgets.Layout(display="none"))
+    page = static_html(widgets.VBox([widgets.HBox([widgets.HTML("a"), widgets.Button(description="go")]), hidden]))
+    assert "flex-direction: row" in page and "flex-direction: column" in page
+    assert "<button disabled>go</button>" in page and "secret" not in page
+
+
 # --- the λ explorer -----------------------------------------------------------------------
 
 
@@ -333,6 +355,9 @@ def test_lambda_explorer_displays_as_its_widget(untouched_lambda_explorer):
     bundle = explorer._repr_mimebundle_()
     assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == explorer.widget.model_id
     assert "lmcore-lambda1" in explorer.lambda1._dom_classes
+    page = bundle["text/html"]
+    assert shown(page, "lmcore-heldout-perplexity") == shown(explorer.output.value, "lmcore-heldout-perplexity")
+    assert page.count("<img") == 1 and "<button disabled>" in page  # the map, and the test button not yet used
 
 
 # --- plots ------------------------------------------------------------------------------

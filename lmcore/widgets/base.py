@@ -12,14 +12,15 @@ their public names; nothing here knows about any one explorer.
 
 from __future__ import annotations
 
+import base64
 import html
 import math
 from collections.abc import Iterable, Sequence
 
 import ipywidgets as widgets
 
-__all__ = ["INFINITY", "Explorer", "format_number", "span", "table_html", "notes_html", "help_box",
-           "picture_layout"]
+__all__ = ["INFINITY", "STATIC_NOTE", "Explorer", "static_html", "format_number", "span", "table_html",
+           "notes_html", "help_box", "picture_layout"]
 
 INFINITY = "∞"
 
@@ -31,8 +32,12 @@ class Explorer:
     """Base of the explorers: a cell ending with an explorer displays its ``widget``.
 
     A subclass builds its controls and sets ``self.widget`` (the whole layout) in
-    ``__init__``. Static viewers (GitHub, nbviewer) and strict nbval see the same
-    plain-text line on every run instead of the widget.
+    ``__init__``. Beside the live widget, the display data carries two static views
+    of the explorer as it is when displayed: ``text/html``, a picture of it
+    (:func:`static_html`: its numbers, figures and control settings), which static
+    viewers (GitHub, nbconvert HTML, the course website) show where they cannot run
+    it, and ``text/plain``, one line that is the same on every run. Front ends that run
+    widgets (JupyterLab, VS Code, Colab) show the live widget instead.
     """
 
     widget: widgets.Widget
@@ -40,7 +45,60 @@ class Explorer:
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = f"{type(self).__name__}: an interactive widget (run the notebook in Jupyter to use it)"
+        bundle["text/html"] = static_html(self.widget)
         return bundle
+
+
+STATIC_NOTE = ("A picture of the explorer as it starts. Run the notebook in Jupyter (or open it on Binder) "
+               "to move its controls.")
+
+
+def static_html(widget: widgets.Widget) -> str:
+    """A static HTML picture of ``widget`` as it is now: boxes as rows and columns, ``HTML``
+    widgets as their HTML, images inline (base64), sliders and menus as "label: value",
+    buttons greyed out; a note above says how to make it live.
+
+    >>> box = widgets.VBox([widgets.FloatSlider(value=0.25, description="λ1"), widgets.HTML("<b>PP</b>")])
+    >>> print(static_html(box).replace(STATIC_NOTE, "NOTE"))  # doctest: +NORMALIZE_WHITESPACE
+    <div class="lmcore-static" style="border-left: 3px solid #ddd; padding-left: 8px"><p style="font-size: 90%;
+    color: #555"><i>NOTE</i></p><div style="display: flex; flex-direction: column; gap: 4px"><div>λ1:
+    <b>0.25</b></div><b>PP</b></div></div>
+    """
+    return (f'<div class="lmcore-static" style="border-left: 3px solid #ddd; padding-left: 8px">'
+            f'<p style="font-size: 90%; color: #555"><i>{STATIC_NOTE}</i></p>'
+            f"{_static_part(widget)}</div>")
+
+
+def _static_part(widget: widgets.Widget) -> str:
+    if isinstance(widget, widgets.Box):
+        if widget.layout.display == "none":
+            return ""
+        direction = "row; flex-wrap: wrap; gap: 12px; align-items: flex-start" \
+            if isinstance(widget, widgets.HBox) else "column; gap: 4px"
+        inner = "".join(_static_part(child) for child in widget.children)
+        return f'<div style="display: flex; flex-direction: {direction}">{inner}</div>' if inner else ""
+    if isinstance(widget, widgets.HTML):
+        return widget.value
+    if isinstance(widget, widgets.Label):
+        return f"<div>{html.escape(widget.value)}</div>"
+    if isinstance(widget, widgets.Image):
+        if not widget.value:
+            return ""
+        picture = base64.b64encode(widget.value).decode("ascii")
+        width = widget.layout.width or "auto"
+        return (f'<img src="data:image/{widget.format};base64,{picture}" style="width: {width}; height: auto" '
+                f'alt="the explorer\'s figure as it starts">')
+    label = html.escape(widget.description) + ": " if getattr(widget, "description", "") else ""
+    if isinstance(widget, (widgets.FloatSlider, widgets.IntSlider)):
+        value = format(widget.value, widget.readout_format)
+        return f"<div>{label}<b>{html.escape(value)}</b></div>"
+    if isinstance(widget, (widgets.Dropdown, widgets.RadioButtons, widgets.ToggleButtons, widgets.SelectionSlider)):
+        return f"<div>{label}<b>{html.escape(str(widget.label))}</b></div>"
+    if isinstance(widget, widgets.Checkbox):
+        return f"<div>{'☑' if widget.value else '☐'} {html.escape(widget.description)}</div>"
+    if isinstance(widget, widgets.Button):
+        return f"<div><button disabled>{html.escape(widget.description)}</button></div>"
+    return ""
 
 
 def format_number(value: float, digits: int = 4) -> str:
