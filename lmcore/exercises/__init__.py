@@ -1,0 +1,21 @@
+"""Instant self-checks for the chapters' "Check yourself" exercises.
+
+Each ``check_...(answer)`` returns a :class:`Feedback`: whether the answer is right
+and, for the typical wrong answers (a natural log instead of log2, a forgotten
+``</s>``, a mean of sentence perplexities...), a hint that names the mistake. A
+notebook cell ending in a check shows the feedback; ``None`` means "not answered
+yet". One module per chapter (``chapter04``, ``chapter05``, ...), every name
+re-exported here, so that a chapter writes ``from lmcore import exercises as ex``
+and calls ``ex.check_...(answer)``.
+"""
+
+from lmcore.exercises import chapter04, chapter05
+from lmcore.exercises.chapter04 import *  # noqa: F403  (re-exported)
+from lmcore.exercises.chapter05 import *  # noqa: F403
+from lmcore.exercises.feedback import UNANSWERED, Feedback, check_choice, check_number
+
+__all__ = [
+    "UNANSWERED", "Feedback", "check_choice", "check_number",
+    *chapter04.__all__,
+    *chapter05.__all__,
+]
