@@ -10,22 +10,38 @@ and then close it, so repeated updates never pile up figures.
 True
 >>> plt.close(fig)
 
+Chinese in figures: importing this module makes every matplotlib figure fall back,
+character by character, from DejaVu Sans (matplotlib's default, so Latin text looks as
+always) to a Chinese font where one is installed (:data:`CJK_FONTS`, first found wins;
+:func:`cjk_font` names it). Where none is, the first figure that holds Chinese text
+gets one :class:`CJKFontWarning` saying what to install, instead of one matplotlib
+warning per missing character.
+
 Together with :mod:`lmcore.widgets`, this is the only module that imports matplotlib.
 """
 
 from __future__ import annotations
 
+import inspect
 import io
 import math
-from collections.abc import Mapping, Sequence
+import os
+import re
+import shutil
+import subprocess
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib import font_manager
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 from PIL import Image
 
 MODEL_COLOR = "#f28e2b"  # the model q, wherever it appears next to the data p
@@ -246,3 +262,165 @@ def lambda_triangle_map(lambda1, lambda2, perplexity, *, current=None, optimum=N
     ax.set_ylabel("λ2 (bigram weight)")
     ax.set_title("λ3 = 1 − λ1 − λ2 (trigram)", fontsize="small")
     return fig
+
+
+# --- Chinese in figures ------------------------------------------------------------------
+
+CJK_FONTS: tuple[str, ...] = (
+    "Noto Sans CJK SC",  # Debian and Ubuntu (apt-get install fonts-noto-cjk), Binder (binder/apt.txt)
+    "Source Han Sans SC", "Noto Sans SC",  # the same design under its Adobe and its one-language names
+    "PingFang SC", "Hiragino Sans GB", "Heiti SC", "STHeiti", "Songti SC",  # macOS
+    "Microsoft YaHei", "SimHei", "SimSun",  # Windows
+    "WenQuanYi Zen Hei", "WenQuanYi Micro Hei",  # other Linux
+    # Older matplotlib names a font collection (.ttc) after its first face only.
+    "Noto Sans CJK JP", "Noto Sans CJK TC", "Noto Sans CJK HK", "Noto Sans CJK KR", "Heiti TC", "Arial Unicode MS",
+)
+"""Fonts with Chinese characters, in order of preference: the first one installed is used."""
+
+MISSING_CJK_FONT = (
+    "No font with Chinese characters is installed, so the Chinese text in this figure shows as empty boxes. "
+    "Install one, then restart the kernel: `apt-get install fonts-noto-cjk` (Debian, Ubuntu), "
+    "`conda install -c conda-forge font-ttf-noto-cjk` (conda); macOS and Windows come with one. "
+    "lmcore.plots.CJK_FONTS lists the fonts looked for. "
+    "(matplotlib's own warning for each missing character is silenced.)"
+)
+
+
+class CJKFontWarning(UserWarning):
+    """A figure holds Chinese text but no font with Chinese characters is installed."""
+
+
+# Han characters, CJK punctuation and symbols, kana, hangul, full-width forms. A pattern
+# string, compiled on first use (compiling it costs a few ms, needed only without a font).
+_CJK_CHAR = ("[\u2e80-\u2fdf\u3000-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+             "\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003134f]")
+# matplotlib's warning for one such character, e.g. "Glyph 20320 (\N{CJK UNIFIED IDEOGRAPH-4F60})
+# missing from font(s) DejaVu Sans."; other missing glyphs (an emoji, say) still warn.
+_CJK_GLYPH_WARNING = (r"Glyph \d+ \(\\N\{(CJK|IDEOGRAPHIC|FULLWIDTH|HALFWIDTH|HIRAGANA|KATAKANA|HANGUL|BOPOMOFO"
+                      r"|KANGXI|(LEFT|RIGHT) [A-Z ]*BRACKET)\b")
+_HOOK = "lmcore.plots:_watch_for_chinese"  # an rcParams["figure.hooks"] entry
+_cjk_font: str | None = None
+_warned = False
+
+
+def pick_cjk_font(available: Iterable[str]) -> str | None:
+    """The first font of :data:`CJK_FONTS` among the font names ``available``, or None.
+
+    >>> pick_cjk_font(["DejaVu Sans", "SimHei", "Noto Sans CJK SC"])
+    'Noto Sans CJK SC'
+    >>> pick_cjk_font(["DejaVu Sans", "Liberation Serif"]) is None
+    True
+    """
+    available = set(available)
+    return next((name for name in CJK_FONTS if name in available), None)
+
+
+def find_cjk_font() -> str | None:
+    """The installed font to take Chinese characters from: the first of :data:`CJK_FONTS`
+    that matplotlib knows, else one that fontconfig says covers Chinese, else None.
+
+    matplotlib keeps its list of fonts in a cache (``fontlist-*.json`` in
+    ``matplotlib.get_cachedir()``) made the first time it runs, so a font installed after
+    that (``apt-get install fonts-noto-cjk`` where matplotlib already ran) is on disk but
+    not in the list. Only when no font of the list is known, this asks fontconfig
+    (``fc-list :lang=zh``, where it exists) for the files of Chinese fonts, adds those
+    matplotlib misses (``fontManager.addfont``) and saves the cache again, so that the next
+    start finds them at once.
+
+    >>> find_cjk_font() == cjk_font()  # the font chosen when lmcore.plots was imported
+    True
+    """
+    manager = font_manager.fontManager
+    found = pick_cjk_font(manager.get_font_names())
+    if found is not None:
+        return found
+    files = _fontconfig_chinese_files()
+    missed = sorted(files - {entry.fname for entry in manager.ttflist})
+    for path in missed:
+        try:
+            manager.addfont(path)
+        except Exception:  # a file FreeType cannot read: fontconfig knows more formats
+            continue
+    if missed:
+        cache = Path(matplotlib.get_cachedir(), f"fontlist-v{font_manager.FontManager.__version__}.json")
+        if cache.exists() and os.access(cache, os.W_OK):
+            font_manager.json_dump(manager, cache)
+    names = {entry.name for entry in manager.ttflist if entry.fname in files}
+    # A list font if there is one, else a sans-serif one, proportional, by name for a stable choice.
+    return pick_cjk_font(names) or min(names, key=lambda name: ("Sans" not in name, "Mono" in name, name),
+                                       default=None)
+
+
+def _fontconfig_chinese_files() -> set[str]:
+    """The font files fontconfig says cover Chinese, in the formats matplotlib reads."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:  # no fontconfig (Windows, most macOS): matplotlib's list is all there is
+        return set()
+    try:
+        listing = subprocess.run([fc_list, ":lang=zh", "--format=%{file}\\n"], capture_output=True,
+                                 text=True, timeout=20, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    return {line for line in listing.splitlines() if line.lower().endswith((".ttf", ".otf", ".ttc"))}
+
+
+def use_cjk_font(name: str | None) -> None:
+    """Let every figure take the characters DejaVu Sans lacks from the font ``name``.
+
+    ``rcParams["font.family"]`` becomes its families so far (by default ``["sans-serif"]``,
+    which is DejaVu Sans) followed by ``name``: matplotlib (3.6 and later) takes each
+    character from the first font in that list that has it, so Latin text looks exactly as
+    without it. The list holds one installed font only: for a font it cannot find,
+    matplotlib would log "findfont: Font family ... not found" for every text it draws.
+
+    ``name=None`` (no Chinese font installed) makes the first figure with Chinese text
+    that is drawn warn once per process (:class:`CJKFontWarning`, what to install) and
+    silences matplotlib's warnings about each missing Chinese character. Importing
+    ``lmcore.plots`` calls ``use_cjk_font(find_cjk_font())``; ``plt.rcdefaults()`` undoes it.
+    """
+    global _cjk_font
+    if name is not None and name not in font_manager.fontManager.get_font_names():
+        raise ValueError(f"name: matplotlib knows no font {name!r} (find_cjk_font() names an installed one)")
+    family = [family for family in matplotlib.rcParams["font.family"] if family != _cjk_font]
+    hooks = [hook for hook in matplotlib.rcParams["figure.hooks"] if hook != _HOOK]
+    if name is None:
+        hooks.append(_HOOK)
+        warnings.filterwarnings("ignore", message=_CJK_GLYPH_WARNING, category=UserWarning)
+    else:
+        family.append(name)
+    matplotlib.rcParams["font.family"] = family
+    matplotlib.rcParams["figure.hooks"] = hooks
+    _cjk_font = name
+
+
+def cjk_font() -> str | None:
+    """The font figures take Chinese characters from, or None where no Chinese font is installed.
+
+    >>> cjk_font() is None or cjk_font() in matplotlib.rcParams["font.family"]
+    True
+    """
+    return _cjk_font
+
+
+def _watch_for_chinese(fig: Figure) -> None:
+    """Called on each new pyplot figure (``rcParams["figure.hooks"]``) where no Chinese font is installed."""
+    fig.canvas.mpl_connect("draw_event", _warn_if_chinese)
+
+
+def _warn_if_chinese(event) -> None:
+    """After a figure is drawn: the one CJKFontWarning, if the figure holds Chinese text."""
+    global _warned
+    if _warned or _cjk_font is not None:
+        return
+    if any(re.search(_CJK_CHAR, text.get_text()) for text in event.canvas.figure.findobj(Text)):
+        _warned = True
+        # Once more, in case a catch_warnings block has dropped the filter set at import.
+        warnings.filterwarnings("ignore", message=_CJK_GLYPH_WARNING, category=UserWarning)
+        # Shown at the first line outside matplotlib and lmcore: the code that drew the figure.
+        frame, level = inspect.currentframe(), 1
+        while frame is not None and re.match(r"(matplotlib|lmcore)(\.|$)", frame.f_globals.get("__name__", "")):
+            frame, level = frame.f_back, level + 1
+        warnings.warn(MISSING_CJK_FONT, CJKFontWarning, stacklevel=level)
+
+
+use_cjk_font(find_cjk_font())

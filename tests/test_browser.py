@@ -13,167 +13,31 @@ playwright is missing, unless ``LMCORE_REQUIRE_EXTRAS`` is set (CI), where that 
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import os
-import re
-import secrets
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
+from browser_support import (
+    ROOT,
+    UI_TIMEOUT_MS,
+    jupyterlab_server,
+    launch_chromium,
+    local_only_context,
+    run_all_cells,
+)
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "tests" / "browser" / "widgets_demo.ipynb"
-CHROMIUM = "/usr/bin/chromium"
 SCREENSHOT_COPY = Path("/tmp/lmcore-browser-screenshot.png")
-CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--disable-quic",
-]
 # The notebook's inputs, repeated here to compute the expected numbers.
 N_TOKENS, SEED, START_LAMBDAS = 5000, 0, (0.1, 0.3, 0.6)
-SERVER_START_SECONDS = 30
-UI_TIMEOUT_MS = 30_000  # a cold kernel importing matplotlib on a busy machine can take a while
-
-
-def _unavailable(reason: str):
-    if os.environ.get("LMCORE_REQUIRE_EXTRAS"):
-        pytest.fail(f"{reason} (LMCORE_REQUIRE_EXTRAS is set)")
-    pytest.skip(reason)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _children(pid: int) -> list[int]:
-    """Descendants of ``pid`` (the kernels a server started), read from /proc."""
-    parents = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            parents[int(stat.parent.name)] = int(fields[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    found, frontier = [], [pid]
-    while frontier:
-        parent = frontier.pop()
-        kids = [child for child, ppid in parents.items() if ppid == parent]
-        found += kids
-        frontier += kids
-    return found
-
-
-def _running(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"  # a zombie has ended; only its parent's bookkeeping is left
-
-
-def _stop(pid: int, timeout: float = 5) -> None:
-    """SIGTERM, then SIGKILL if ``pid`` is still running after ``timeout`` seconds."""
-    try:
-        os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    deadline = time.monotonic() + timeout
-    while _running(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    if _running(pid):
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-
-
-def _stripped_copy(source: Path, target: Path) -> None:
-    notebook = json.loads(source.read_text(encoding="utf-8"))
-    notebook["metadata"].pop("widgets", None)
-    for cell in notebook["cells"]:
-        if cell["cell_type"] == "code":
-            cell["outputs"], cell["execution_count"] = [], None
-    target.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
 
 
 @pytest.fixture
 def jupyterlab(tmp_path):
-    """A JupyterLab server on 127.0.0.1 serving a stripped copy of the demo notebook."""
-    if not Path(CHROMIUM).exists():
-        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    if importlib.util.find_spec("jupyterlab") is None:  # the server runs in its own process: no import here
-        pytest.skip("jupyterlab is not installed")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        _unavailable("playwright (Python) is not installed")
-
-    served = tmp_path / "root"
-    served.mkdir()
-    _stripped_copy(NOTEBOOK, served / NOTEBOOK.name)
-    env = dict(os.environ)
-    for variable in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTERLAB_SETTINGS_DIR",
-                     "JUPYTERLAB_WORKSPACES_DIR", "IPYTHONDIR"):
-        folder = tmp_path / variable.lower()
-        folder.mkdir()
-        env[variable] = str(folder)
-    # Without this, a news pop-up covers the page.
-    settings = tmp_path / "jupyterlab_settings_dir" / "@jupyterlab" / "apputils-extension"
-    settings.mkdir(parents=True)
-    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-
-    port, token = _free_port(), secrets.token_hex(16)
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-               "--port-retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={served}",
-               "--LabApp.extension_manager=readonly"]  # no PyPI look-ups from the extension manager
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")
-    log_path = tmp_path / "jupyterlab.log"
-    with open(log_path, "wb") as log:
-        server = subprocess.Popen(command, cwd=served, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + SERVER_START_SECONDS
-        while True:
-            if server.poll() is not None:
-                pytest.fail(f"JupyterLab exited with {server.returncode}:\n{log_path.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.monotonic() > deadline:
-                log_tail = log_path.read_text()[-2000:]
-                pytest.fail(f"JupyterLab did not answer within {SERVER_START_SECONDS} s:\n{log_tail}")
-            time.sleep(0.2)
-        yield base, token
-    finally:
-        kernels = _children(server.pid)
-        server.terminate()  # SIGTERM: the server shuts its kernels down itself ...
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        for pid in kernels:  # ... and whatever is left (kernels run in their own session) ends here
-            _stop(pid)
+    with jupyterlab_server(tmp_path, [NOTEBOOK]) as server:
+        yield server
 
 
 def test_sliders_move_the_shown_numbers(jupyterlab, tmp_path):
@@ -195,28 +59,12 @@ def test_sliders_move_the_shown_numbers(jupyterlab, tmp_path):
 
     screenshot = tmp_path / "lmcore-browser-screenshot.png"
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        browser = launch_chromium(playwright)
         try:
-            context = browser.new_context(viewport={"width": 1400, "height": 2200})
-            context.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).hostname
-                          == "127.0.0.1" else route.abort())
+            context = local_only_context(browser, viewport={"width": 1400, "height": 2200})
             page = context.new_page()
             page.set_default_timeout(UI_TIMEOUT_MS)
-            page.goto(f"{base}/lab/tree/{NOTEBOOK.name}?token={token}&reset")
-            # The execution indicator says "idle" before a kernel exists; the status bar
-            # names the kernel once it has started.
-            idle = page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-            kernel_idle = page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"\(ipykernel\) \| Idle"))
-            expect(kernel_idle).to_have_count(1)
-            expect(idle).to_have_count(1)
-
-            page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
-            page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
-            prompts = page.locator(".jp-CodeCell .jp-InputPrompt")
-            expect(prompts).to_have_count(3)
-            for prompt in prompts.all():
-                expect(prompt).to_have_text(re.compile(r"\[\d+\]:"))
-            expect(idle).to_have_count(1)
+            run_all_cells(page, base, token, NOTEBOOK.name, n_code_cells=3)
 
             # The λ explorer: the shown perplexity is lambda_report's, before and after a keyboard step.
             heldout_perplexity = page.locator(".lmcore-heldout-perplexity")

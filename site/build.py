@@ -1,0 +1,197 @@
+"""Build the course website from the stored, executed notebooks (never re-executed).
+
+    python site/build.py                # into site/_build/html (ignored by git)
+    python site/build.py --out DIR      # into DIR/html
+
+Jupyter Book 1 (Sphinx + MyST-NB + sphinx-book-theme), offline: maths through a MathJax 3
+copy from PyPI (sphinx-mathjax-offline), no CDN. What this script does before Sphinx runs:
+
+- the table of contents is every ``notebooks/NN_*.ipynb``, sorted by name (a new chapter
+  appears without editing anything; ``notebooks/zh/`` and other folders are left out);
+- a chapter's title in the table of contents and the landing page's chapter map come from
+  the chapter table of README.md (a notebook not yet in that table keeps its own heading);
+- the Binder launch links point at the repository named in ``binder/repo.txt``;
+- the Binder badge image (mybinder.org's) is replaced by a local copy, so that the site
+  loads nothing from the internet;
+- images next to the chapters (``notebooks/**/*.png`` and the like, outside ``zh/``) are
+  copied along, so that a chapter's relative image links work.
+
+The sources are staged in DIR/source, the site is DIR/html. Any Sphinx warning makes the
+build fail (exit status 1) after it has listed them all. Needs ``pip install -r
+requirements-extra.txt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "site"
+NOTEBOOKS = ROOT / "notebooks"
+DEFAULT_OUT = SITE / "_build"
+CHAPTER_GLOB = "[0-9][0-9]_*.ipynb"
+BINDER_BADGE = "https://mybinder.org/badge_logo.svg"
+LOCAL_BADGE = "images/binder-badge.svg"  # in the staged sources
+TABLE_MARKER = re.compile(r"^<!-- chapter-table\b.*-->$", re.MULTILINE)
+README_LINK = re.compile(r"\[([^\]]+)\]\(notebooks/([^)/]+\.ipynb)\)")
+NOTEBOOK_LINK = re.compile(r"\]\(notebooks/([^)#]+\.ipynb)(#[^)]*)?\)")
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
+
+
+def chapter_notebooks() -> list[Path]:
+    """The chapters, in the order of their names: ``notebooks/NN_*.ipynb``."""
+    return sorted(NOTEBOOKS.glob(CHAPTER_GLOB))
+
+
+def readme_chapter_table(readme: str) -> str:
+    """The table under README.md's ``## Chapters`` heading, as it is written there."""
+    section = re.search(r"^## Chapters\s*$(.*?)(?=^## |\Z)", readme, re.MULTILINE | re.DOTALL)
+    if section is None:
+        raise SystemExit("README.md has no '## Chapters' section: the landing page takes its chapter map from it")
+    lines = section.group(1).strip().splitlines()
+    table = []
+    for line in lines:
+        if not line.startswith("|"):
+            if table:
+                break
+            continue
+        table.append(line)
+    if not table:
+        raise SystemExit("README.md's '## Chapters' section has no table")
+    return "\n".join(table)
+
+
+def readme_titles(table: str) -> dict[str, str]:
+    """Notebook file name -> its title in the table of contents, from the README's chapter table."""
+    titles = {}
+    for row in table.splitlines()[2:]:
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        link = README_LINK.search(row)
+        if link is None:
+            continue
+        number, title, name = cells[0], link.group(1), link.group(2)
+        titles[name] = title if number in ("", "0") else f"{number}. {title}"
+    return titles
+
+
+def first_heading(notebook: dict, fallback: str) -> str:
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "markdown":
+            match = re.search(r"^#\s+(.+)$", "".join(cell["source"]), re.MULTILINE)
+            if match:
+                return match.group(1).strip()
+    return fallback
+
+
+def local_badge(text: str, document: Path, source: Path) -> str:
+    """``text`` with mybinder.org's badge image replaced by the local copy, relative to ``document``."""
+    badge = os.path.relpath(source / LOCAL_BADGE, document.parent).replace(os.sep, "/")
+    return text.replace(BINDER_BADGE, badge)
+
+
+def stage(source: Path) -> list[tuple[str, str]]:
+    """Write the book's sources into ``source``; return (docname, title) of each chapter."""
+    import yaml
+
+    (source / "notebooks").mkdir(parents=True)
+    (source / "images").mkdir()
+    for image in NOTEBOOKS.rglob("*"):
+        relative = image.relative_to(NOTEBOOKS)
+        if image.suffix.lower() in IMAGE_SUFFIXES and relative.parts[0] != "zh" and not any(
+                part.startswith(".") for part in relative.parts):
+            (source / "notebooks" / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(image, source / "notebooks" / relative)
+    shutil.copyfile(SITE / "binder-badge.svg", source / LOCAL_BADGE)
+    shutil.copytree(SITE / "_static", source / "_static")  # Jupyter Book adds a _static folder by itself
+
+    readme_table = readme_chapter_table((ROOT / "README.md").read_text(encoding="utf-8"))
+    titles = readme_titles(readme_table)
+
+    landing = (SITE / "index.md").read_text(encoding="utf-8")
+    if not TABLE_MARKER.search(landing):
+        raise SystemExit("site/index.md has lost its '<!-- chapter-table ... -->' line")
+    staged = {path.name for path in chapter_notebooks()}
+    repo = (ROOT / "binder" / "repo.txt").read_text(encoding="utf-8").strip()
+
+    def outside_site(link: re.Match) -> str:  # e.g. notebooks/zh/...: not on this site, shown on GitHub
+        if link.group(1) in staged:
+            return link.group(0)
+        return f"](https://github.com/{repo}/blob/HEAD/notebooks/{link.group(1)}{link.group(2) or ''})"
+
+    landing = TABLE_MARKER.sub(lambda _: NOTEBOOK_LINK.sub(outside_site, readme_table), landing)
+    (source / "index.md").write_text(local_badge(landing, source / "index.md", source), encoding="utf-8")
+
+    chapters = []
+    for path in chapter_notebooks():
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        target = source / "notebooks" / path.name
+        for cell in notebook["cells"]:
+            if cell["cell_type"] == "markdown":
+                cell["source"] = local_badge("".join(cell["source"]), target, source)
+        target.write_text(json.dumps(notebook, ensure_ascii=False), encoding="utf-8")
+        chapters.append((f"notebooks/{path.stem}", titles.get(path.name) or first_heading(notebook, path.stem)))
+
+    toc = {"format": "jb-book", "root": "index",
+           "chapters": [{"file": docname, "title": title} for docname, title in chapters]}
+    (source / "_toc.yml").write_text(yaml.safe_dump(toc, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+    config = yaml.safe_load((SITE / "_config.yml").read_text(encoding="utf-8"))
+    config["repository"]["url"] = f"https://github.com/{repo}"
+    (source / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True),
+                                        encoding="utf-8")
+    return chapters
+
+
+def build(out: Path) -> int:
+    start = time.perf_counter()
+    for module in ("jupyter_book", "sphinx-mathjax-offline"):
+        if importlib.util.find_spec(module) is None:
+            print(f"{module} is not installed: pip install -r requirements-extra.txt", file=sys.stderr)
+            return 2
+    from jupyter_book.sphinx import build_sphinx
+
+    if not sys.stderr.isatty():
+        from sphinx.util.console import nocolor
+
+        nocolor()  # plain warnings in logs and in the test's captured output
+
+    out = out.resolve()
+    source, html = out / "source", out / "html"
+    for stale in (source, html, out / ".doctrees", out / "jupyter_execute"):
+        shutil.rmtree(stale, ignore_errors=True)  # a fresh build every time: every warning shows again
+    chapters = stage(source)
+
+    # What `jupyter-book build SOURCE -W --keep-going -q` does, with the output where we want it.
+    overrides = {"external_toc_path": (source / "_toc.yml").as_posix(), "latex_individualpages": False}
+    status = build_sphinx(source, html, noconfig=True, path_config=str(source / "_config.yml"),
+                          confoverrides=overrides, freshenv=True, quiet=True, warningiserror=True,
+                          keep_going=True)
+    seconds = time.perf_counter() - start
+    if status != 0:
+        print(f"the site build FAILED after {seconds:.1f} s: fix the warnings above", file=sys.stderr)
+        return 1
+
+    size = sum(path.stat().st_size for path in html.rglob("*") if path.is_file())
+    print(f"built {1 + len(chapters)} pages (the landing page and {len(chapters)} chapters) "
+          f"in {seconds:.1f} s: {size / 1e6:.1f} MB in {html}")
+    print(f"open {html / 'index.html'}, or serve it: python -m http.server -d {html}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                        help=f"folder to build in; the site is OUT/html (default: {DEFAULT_OUT.relative_to(ROOT)})")
+    return build(parser.parse_args(argv).out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

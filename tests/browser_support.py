@@ -1,0 +1,222 @@
+"""What the real-browser tests share: Debian's chromium driven by Playwright, offline, and a
+throw-away JupyterLab server on 127.0.0.1.
+
+Never a browser downloaded by Playwright (``executable_path`` is the system's chromium),
+and every request that is not to 127.0.0.1 is aborted. A test module imports what it
+needs (``from browser_support import ...``; pytest puts ``tests/`` on the path). Where
+chromium or playwright is missing the tests skip, unless ``LMCORE_REQUIRE_EXTRAS`` is set
+(CI), where that fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-quic",
+]
+SERVER_START_SECONDS = 30
+UI_TIMEOUT_MS = 30_000  # a cold kernel importing matplotlib on a busy machine can take a while
+
+
+def unavailable(reason: str):
+    """Skip with ``reason``, or fail where CI (``LMCORE_REQUIRE_EXTRAS``) requires the extras."""
+    if os.environ.get("LMCORE_REQUIRE_EXTRAS"):
+        pytest.fail(f"{reason} (LMCORE_REQUIRE_EXTRAS is set)")
+    pytest.skip(reason)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def children(pid: int) -> list[int]:
+    """Descendants of ``pid`` (the kernels a server started), read from /proc."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parents[int(stat.parent.name)] = int(fields[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        kids = [child for child, ppid in parents.items() if ppid == parent]
+        found += kids
+        frontier += kids
+    return found
+
+
+def running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"  # a zombie has ended; only its parent's bookkeeping is left
+
+
+def stop(pid: int, timeout: float = 5) -> None:
+    """SIGTERM, then SIGKILL if ``pid`` is still running after ``timeout`` seconds."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + timeout
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if running(pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def stripped_copy(source: Path, target: Path) -> None:
+    """``source`` without outputs, execution counts or widget state, written to ``target``."""
+    notebook = json.loads(source.read_text(encoding="utf-8"))
+    notebook["metadata"].pop("widgets", None)
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    target.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+
+
+def require_browser() -> None:
+    """Skip (or, under ``LMCORE_REQUIRE_EXTRAS``, fail) unless chromium and playwright are here."""
+    if not Path(CHROMIUM).exists():
+        unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        unavailable("playwright (Python) is not installed")
+
+
+@contextlib.contextmanager
+def jupyterlab_server(tmp_path: Path, notebooks: Sequence[Path]) -> Iterator[tuple[str, str]]:
+    """A JupyterLab server on 127.0.0.1 serving stripped copies of ``notebooks``: yields (base URL, token).
+
+    Throw-away Jupyter and IPython folders, no news pop-up, lmcore importable from this
+    checkout; on exit the server and every kernel it started are stopped.
+    """
+    require_browser()
+    if importlib.util.find_spec("jupyterlab") is None:  # the server runs in its own process: no import here
+        pytest.skip("jupyterlab is not installed")
+    served = tmp_path / "root"
+    served.mkdir()
+    for notebook in notebooks:
+        stripped_copy(notebook, served / notebook.name)
+    env = dict(os.environ)
+    for variable in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTERLAB_SETTINGS_DIR",
+                     "JUPYTERLAB_WORKSPACES_DIR", "IPYTHONDIR"):
+        folder = tmp_path / variable.lower()
+        folder.mkdir()
+        env[variable] = str(folder)
+    # Without this, a news pop-up covers the page.
+    settings = tmp_path / "jupyterlab_settings_dir" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+
+    port, token = free_port(), secrets.token_hex(16)
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+               "--port-retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={served}",
+               "--LabApp.extension_manager=readonly"]  # no PyPI look-ups from the extension manager
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    log_path = tmp_path / "jupyterlab.log"
+    with open(log_path, "wb") as log:
+        server = subprocess.Popen(command, cwd=served, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        while True:
+            if server.poll() is not None:
+                pytest.fail(f"JupyterLab exited with {server.returncode}:\n{log_path.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                log_tail = log_path.read_text()[-2000:]
+                pytest.fail(f"JupyterLab did not answer within {SERVER_START_SECONDS} s:\n{log_tail}")
+            time.sleep(0.2)
+        yield base, token
+    finally:
+        kernels = children(server.pid)
+        server.terminate()  # SIGTERM: the server shuts its kernels down itself ...
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        for pid in kernels:  # ... and whatever is left (kernels run in their own session) ends here
+            stop(pid)
+
+
+def local_only_context(browser, outside: list[str] | None = None, **options):
+    """A browser context in which every request not to 127.0.0.1 is aborted (and listed in ``outside``)."""
+    context = browser.new_context(**options)
+
+    def local_only(route):
+        if urlparse(route.request.url).hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            if outside is not None:
+                outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", local_only)
+    return context
+
+
+def launch_chromium(playwright):
+    """Debian's chromium, headless, with the flags that keep it quiet and offline."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+
+
+def run_all_cells(page, base: str, token: str, notebook_name: str, n_code_cells: int) -> None:
+    """Open ``notebook_name`` in JupyterLab, wait for its kernel, run all cells and wait until each
+    of the ``n_code_cells`` code cells has run and the kernel is idle again."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{base}/lab/tree/{notebook_name}?token={token}&reset")
+    # The execution indicator says "idle" before a kernel exists; the status bar
+    # names the kernel once it has started.
+    idle = page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+    kernel_idle = page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"\(ipykernel\) \| Idle"))
+    expect(kernel_idle).to_have_count(1)
+    expect(idle).to_have_count(1)
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+    prompts = page.locator(".jp-CodeCell .jp-InputPrompt")
+    expect(prompts).to_have_count(n_code_cells)
+    for prompt in prompts.all():
+        expect(prompt).to_have_text(re.compile(r"\[\d+\]:"))
+    expect(idle).to_have_count(1)

@@ -1,0 +1,288 @@
+"""The course website: built once from the stored notebooks, then read in a real browser.
+
+``python site/build.py --out TMP`` builds the site (Jupyter Book 1, without executing a
+notebook); the build must print no warning. Then the site is served from 127.0.0.1 by
+``http.server`` and Debian's chromium, driven by Playwright, opens the landing page and
+every chapter page, with every request that is not to 127.0.0.1 aborted (and counted: the
+site must need none). On each page: the maths rendered (MathJax output for every maths
+node, no raw ``$$``, ``\\(`` or ``$...$`` left), every image loaded, every internal link
+answers 200 and its ``#anchor`` exists; on a chapter page also: the Binder link, the
+explorers' static pictures in place of empty widgets, the reference answers folded. The
+search page finds a chapter, and a screenshot of one chapter is saved. Skipped where
+jupyter-book, playwright or chromium is missing, unless ``LMCORE_REQUIRE_EXTRAS`` is set
+(CI), where that fails.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urldefrag, urlparse
+
+import pytest
+from browser_support import (
+    ROOT,
+    UI_TIMEOUT_MS,
+    launch_chromium,
+    local_only_context,
+    require_browser,
+    unavailable,
+)
+
+pytestmark = pytest.mark.browser
+
+BUILD_SCRIPT = ROOT / "site" / "build.py"
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))  # what build.py puts in the site
+SCREENSHOT_CHAPTER = "04_perplexity"
+SCREENSHOT_COPY = Path("/tmp/lmcore-site-screenshot.png")
+BUILD_TIMEOUT_SECONDS = 120
+
+# Text of the article with code, outputs and rendered maths taken out: what must hold no raw TeX.
+PROSE_JS = """() => {
+    const article = document.querySelector('article') || document.body;
+    const copy = article.cloneNode(true);
+    copy.querySelectorAll('pre, code, script, style, mjx-container, .cell_output, .output')
+        .forEach(node => node.remove());
+    return copy.textContent;
+}"""
+IMAGES_JS = """() => Array.from(document.images).map(img => ({
+    src: img.currentSrc || img.src, complete: img.complete, width: img.naturalWidth}))"""
+RAW_INLINE_MATH = re.compile(r"\$[^$\s][^$\n]*?\$")
+
+
+@dataclass
+class Build:
+    html: Path
+    returncode: int
+    output: str
+
+
+@dataclass
+class Chapter:
+    """What the stored notebook says its page must show."""
+
+    name: str
+    has_maths: bool
+    folded_answers: int
+    static_pictures: int
+    static_images: int
+    widget_text_only: list[str]
+
+
+def _chapter(path: Path) -> Chapter:
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    markdown = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown")
+    pictures, images, text_only = 0, 0, []
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            html = "".join(data.get("text/html", ""))
+            if "lmcore-static" in html:
+                pictures += 1
+                images += html.count("<img")
+            elif "application/vnd.jupyter.widget-view+json" in data:
+                text_only.append("".join(data.get("text/plain", "")).strip())
+    return Chapter(path.stem, "$" in markdown, len(re.findall(r"<details\b", markdown)), pictures, images,
+                   text_only)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Build:
+    """The site, built once into a temporary folder by the README's command."""
+    for module, package in (("jupyter_book", "jupyter-book"), ("sphinx-mathjax-offline", "sphinx-mathjax-offline")):
+        if importlib.util.find_spec(module) is None:
+            unavailable(f"{package} is not installed (pip install -r requirements-extra.txt)")
+    out = tmp_path_factory.mktemp("site")
+    result = subprocess.run([sys.executable, str(BUILD_SCRIPT), "--out", str(out)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=BUILD_TIMEOUT_SECONDS)
+    print(result.stdout + result.stderr)
+    return Build(out / "html", result.returncode, result.stdout + result.stderr)
+
+
+def test_site_builds_without_warnings(site):
+    assert site.returncode == 0, site.output
+    assert "WARNING" not in site.output and "ERROR" not in site.output, site.output
+    assert re.search(rf"built {1 + len(CHAPTERS)} pages .* in [\d.]+ s: [\d.]+ MB", site.output), site.output
+    assert (site.html / "index.html").is_file()
+    for chapter in CHAPTERS:
+        assert (site.html / "notebooks" / f"{chapter.stem}.html").is_file()
+    assert not list(site.html.rglob("zh")), "the Chinese edition is not part of the English site"
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # the browser went on to the next page before a download ended: not an error of the site
+        super().handle_error(request, client_address)
+
+
+@pytest.fixture
+def server(site):
+    """The built site on http://127.0.0.1:PORT (a free port), served by a thread."""
+    assert site.returncode == 0, site.output
+    handler = functools.partial(_QuietHandler, directory=str(site.html))
+    httpd = _Server(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=5)
+
+
+def _fetch(url: str, cache: dict[str, tuple[int, str]]) -> tuple[int, str]:
+    """HTTP status and (for a page) text of ``url``, each URL asked once."""
+    if url not in cache:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                body = response.read().decode("utf-8", "replace") if url.endswith(".html") else ""
+                cache[url] = response.status, body
+        except urllib.error.HTTPError as error:
+            cache[url] = error.code, ""
+    return cache[url]
+
+
+def _check_page(page, url: str, chapter: Chapter | None, fetched: dict) -> dict[str, int]:
+    """Open ``url`` and check maths, images and internal links; return what was counted."""
+    page.goto(url)
+    where = urlparse(url).path
+
+    # Maths: every maths node Sphinx wrote (span/div.math) holds MathJax's output.
+    math_nodes = page.locator(".math").count()
+    if math_nodes:
+        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        page.evaluate("() => MathJax.startup.promise")
+        unrendered = page.evaluate("() => Array.from(document.querySelectorAll('.math'))"
+                                   ".filter(node => !node.querySelector('mjx-container'))"
+                                   ".map(node => node.textContent)")
+        assert not unrendered, f"{where}: maths not rendered: {unrendered[:3]}"
+    rendered = page.locator("mjx-container").count()
+    if chapter is not None and chapter.has_maths:
+        assert rendered > 0, f"{where}: the chapter has maths, but none was rendered"
+    prose = page.evaluate(PROSE_JS)
+    for raw in ("$$", "\\(", "\\["):
+        assert raw not in prose, f"{where}: raw {raw!r} left in the text"
+    assert not RAW_INLINE_MATH.search(prose), f"{where}: raw maths left: {RAW_INLINE_MATH.search(prose).group()!r}"
+
+    # Images: all local (or inline data), all loaded.
+    page.evaluate("() => document.querySelectorAll('img[loading=lazy]').forEach(img => img.loading = 'eager')")
+    page.wait_for_function("() => Array.from(document.images).every(img => img.complete)")
+    images = page.evaluate(IMAGES_JS)
+    for image in images:
+        source = urlparse(image["src"])
+        assert source.scheme == "data" or source.hostname == "127.0.0.1", f"{where}: image from {image['src']}"
+    broken = [image["src"][:100] for image in images if image["width"] == 0]
+    assert not broken, f"{where}: images that did not load: {broken}"
+
+    # Internal links: the page answers 200 and the #anchor exists there.
+    hrefs = page.evaluate("() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)")
+    host = urlparse(url).netloc
+    links = 0
+    for href in hrefs:
+        if urlparse(href).netloc != host:
+            continue
+        target, anchor = urldefrag(href)
+        status, html = _fetch(target, fetched)
+        assert status == 200, f"{where}: link to {href} answers {status}"
+        if anchor and target.endswith(".html"):
+            assert re.search(rf'\bid="{re.escape(unquote(anchor))}"', html), f"{where}: no #{anchor} in {target}"
+        links += 1
+    return {"maths": rendered, "images": len(images), "links": links}
+
+
+def _check_chapter(page, chapter: Chapter, repo: str) -> None:
+    where = f"notebooks/{chapter.name}.html"
+    binder = f"https://mybinder.org/v2/gh/{repo}/HEAD?urlpath=lab/tree/notebooks/{chapter.name}.ipynb"
+    assert page.locator(f'.dropdown-launch-buttons a[href="{binder}"]').count() == 1, f"{where}: no Binder button"
+
+    # Explorers: the static picture stands in for the widget (stored without state); no empty widget view.
+    assert page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count() == 0
+    assert page.locator(".lmcore-static").count() == chapter.static_pictures, where
+    assert page.locator(".lmcore-static img").count() == chapter.static_images, where
+    for text in chapter.widget_text_only:  # older outputs without a picture show their text
+        assert page.get_by_text(text, exact=False).count() >= 1, f"{where}: {text!r} is not shown"
+
+    # "Check yourself": the reference answers stay folded.
+    details = page.locator("article details")
+    assert details.count() == chapter.folded_answers, where
+    assert page.locator("article details[open]").count() == 0, f"{where}: an answer is unfolded"
+    for index in range(details.count()):
+        answer = details.nth(index)
+        assert answer.locator("summary").is_visible()
+        assert not answer.locator("p").first.is_visible(), f"{where}: answer {index + 1} shows before a click"
+
+
+def test_site_in_a_real_browser(server, tmp_path):
+    require_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=UI_TIMEOUT_MS)
+
+    repo = (ROOT / "binder" / "repo.txt").read_text(encoding="utf-8").strip()
+    chapters = [_chapter(path) for path in CHAPTERS]
+    outside, failed = [], []
+    screenshot = tmp_path / f"lmcore-site-{SCREENSHOT_CHAPTER}.png"
+    totals = {"pages": 0, "maths": 0, "images": 0, "links": 0}
+    fetched = {}
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            context = local_only_context(browser, outside, viewport={"width": 1400, "height": 1000})
+            page = context.new_page()
+            page.set_default_timeout(UI_TIMEOUT_MS)
+            page.on("response", lambda response: failed.append(f"{response.status} {response.url}")
+                    if response.status >= 400 else None)
+
+            # The landing page: the chapter map, and a table of contents that follows notebooks/.
+            counts = _check_page(page, f"{server}/index.html", None, fetched)
+            toc = page.locator("nav.bd-docs-nav a.reference.internal")
+            assert [urlparse(href).path for href in toc.evaluate_all("links => links.map(a => a.href)")] == [
+                "/index.html", *(f"/notebooks/{chapter.name}.html" for chapter in chapters)]
+            for chapter in chapters:
+                assert page.locator(f'article a[href="notebooks/{chapter.name}.html"]').count() >= 1, chapter.name
+            for key in counts:
+                totals[key] += counts[key]
+            totals["pages"] += 1
+
+            for chapter in chapters:
+                url = f"{server}/notebooks/{chapter.name}.html"
+                counts = _check_page(page, url, chapter, fetched)
+                _check_chapter(page, chapter, repo)
+                if chapter.name == SCREENSHOT_CHAPTER:
+                    page.screenshot(path=str(screenshot), full_page=True)
+                for key in counts:
+                    totals[key] += counts[key]
+                totals["pages"] += 1
+
+            # Search works offline.
+            page.goto(f"{server}/search.html?q=perplexity")
+            results = page.locator("#search-results ul.search li")
+            expect(results.first).to_be_visible()
+            assert page.locator('#search-results a[href*="04_perplexity"]').count() >= 1
+        finally:
+            browser.close()
+
+    assert not outside, f"the site asked for {len(outside)} resources outside 127.0.0.1: {outside[:5]}"
+    assert not failed, f"failed requests: {failed[:5]}"
+    if screenshot.exists():
+        shutil.copyfile(screenshot, SCREENSHOT_COPY)
+        print(f"screenshot: {screenshot} (copied to {SCREENSHOT_COPY})")
+    print("checked in the browser: " + ", ".join(f"{value} {key}" for key, value in totals.items()))
