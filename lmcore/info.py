@@ -117,6 +117,7 @@ def surprisal(prob: float, base: float = 2) -> float:
     prob = float(check_probability_array([prob], "prob")[0])
     if prob > 1 + SUM_TOLERANCE:
         raise ValueError(f"prob must be at most 1, got {prob}")
+    prob = min(prob, 1.0)  # a rounding error above 1 is certainty: never a negative surprisal
     return math.inf if prob == 0 else -math.log(prob) / math.log(base) + 0.0
 
 

@@ -463,3 +463,39 @@ def test_corpus_stats_are_sums_and_tables_agree(pairs, max_order):
 @given(st.lists(st.sampled_from("abcde"), min_size=4, max_size=12))
 def test_a_hypothesis_equal_to_a_reference_scores_one(tokens):
     assert sentence_bleu(tokens, [tokens, ["z"]]).score == pytest.approx(1.0, rel=1e-15)
+
+
+# --- edges that mutation testing found unpinned ------------------------------------------
+
+
+def test_effective_order_is_off_unless_asked():
+    # "a b" has no 3- or 4-grams: p_3 = p_4 = 0/0 count as 0 by default, as sacrebleu's corpus BLEU
+    assert corpus_bleu(["a b"], [["a b"]]).score == 0.0
+    assert corpus_bleu(["a b"], [["a b"]], effective_order=True).score == 1.0
+    assert "eff:no" in str(corpus_bleu(["a b"], [["a b"]]).signature)
+
+
+def test_chinese_as_one_unspaced_string_is_split_into_characters_by_zh():
+    result = sentence_bleu("我们是学生", ["他们是学生"], tokenize="zh")
+    assert (result.stats.hyp_len, result.stats.ref_len) == (5, 5)  # five characters each
+    assert [round(p, 4) for p in result.precisions] == [0.8, 0.75, 0.6667, 0.5]
+    assert result.score == pytest.approx(0.6687403, abs=1e-7)  # sacrebleu: 66.87403049764218
+    assert sentence_bleu("我们是学生", ["我们是学生"], tokenize="zh").score == 1.0
+
+
+@pytest.mark.parametrize("weights", [[math.inf, 0, 0, 0], [0.25, 0.25, 0.25, math.nan], [0.5, 0.5, -0.25, 0.25]])
+def test_weights_must_be_finite_and_non_negative(weights):
+    with pytest.raises(ValueError, match="weights must be finite and >= 0"):
+        corpus_bleu(["a b"], [["a b"]], weights=weights)
+
+
+@pytest.mark.parametrize("matches, totals", [((1, 2), (3,)), ((), ()), ((1,), (2, 3))])
+def test_statistics_need_one_match_count_per_total(matches, totals):
+    with pytest.raises(ValueError, match="matches and totals need one entry per order"):
+        BleuStats(matches, totals, 1, 1)
+
+
+@pytest.mark.parametrize("value", [-1, math.nan, math.inf, "x"])
+def test_smooth_value_must_be_a_finite_non_negative_number(value):
+    with pytest.raises(ValueError, match="smooth_value must be a finite number >= 0"):
+        sentence_bleu("a b", ["a b"], smooth_method="floor", smooth_value=value)

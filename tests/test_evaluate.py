@@ -131,3 +131,37 @@ def test_bad_input_gets_clear_errors():
         ev.interpolated_perplexity([0.5, 0.5], [0.5, 0.5])
     with pytest.raises(ValueError, match="tolerance"):
         ev.fit_interpolation_weights([[0.5]], tolerance=0)
+
+
+def test_a_zero_probability_end_of_sentence_is_named():
+    model = MLE(2).fit([["a", "c", "b"]])  # "c" is never followed by </s> in training
+    result = ev.evaluate(model, [["a", "c", "b"], ["a", "c"]])
+    assert result.perplexity == math.inf
+    assert result.zero_probability_tokens == ((1, 2, "</s>"),)  # position len(sentence): the </s>
+
+
+@pytest.mark.parametrize("probs", [[[0.5, 1.5]], [[-0.1, 0.5]], [[0.5, np.inf]]])
+def test_order_probabilities_outside_zero_one_are_refused(probs):
+    with pytest.raises(ValueError, match=r"order_probs must hold probabilities in \[0, 1\]"):
+        ev.fit_interpolation_weights(probs)
+    with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
+        ev.interpolated_probs(probs, [0.5, 0.5])
+    assert ev.check_order_probs([[0.0, 1.0]]).tolist() == [[0.0, 1.0]]  # the bounds themselves are probabilities
+
+
+def test_em_needs_one_token_some_order_predicts():
+    with pytest.raises(ValueError, match="every token has probability 0 under every order"):
+        ev.fit_interpolation_weights([[0.0, 0.0], [0.0, 0.0]])
+
+
+@pytest.mark.parametrize("tolerance", [0, 1, -0.1, 1.5, "0.01", True, float("nan")])
+def test_em_tolerance_must_be_a_number_strictly_between_zero_and_one(tolerance):
+    with pytest.raises(ValueError, match="tolerance must be a number in \\(0, 1\\)"):
+        ev.fit_interpolation_weights([[0.5, 0.5]], tolerance=tolerance)
+
+
+@pytest.mark.parametrize("max_iterations", [0, -3, 2.5, True, "10"])
+def test_em_max_iterations_must_be_a_positive_integer(max_iterations):
+    with pytest.raises(ValueError, match="max_iterations must be an integer >= 1"):
+        ev.fit_interpolation_weights([[0.5, 0.5]], max_iterations=max_iterations)
+    assert ev.fit_interpolation_weights([[0.5, 0.5]], max_iterations=1).iterations == 1

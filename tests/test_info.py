@@ -84,7 +84,22 @@ def test_the_same_values_whatever_log_base_the_logprobs_use():
 def test_bases_and_conversion():
     assert info.entropy([0.5, 0.5], base=math.e) == pytest.approx(math.log(2))
     assert info.convert(1.0, 2, math.e) == pytest.approx(math.log(2))
+    assert info.convert(1.0, 2, 10) == pytest.approx(0.30103, abs=5e-6)  # one bit in bans
+    assert info.convert(1.0, math.e, 2) == pytest.approx(1 / math.log(2))  # one nat in bits
+    assert info.convert(3.0, 2, 2) == 3.0
     assert info.surprisal(0.01, base=10) == pytest.approx(2.0)
+
+
+def test_a_certain_outcome_tells_nothing():
+    assert info.surprisal(1.0) == 0.0
+    assert info.surprisal(1.0 + 1e-12) == 0.0  # rounding above 1 is still certainty
+    assert info.entropy([1.0]) == 0.0 and info.perplexity([1.0]) == 1.0
+
+
+def test_a_model_missing_an_outcome_that_happens_gives_inf():
+    assert info.cross_entropy({"a": 0.5, "b": 0.5}, {"a": 1.0}) == math.inf
+    assert info.kl_divergence({"a": 0.5, "b": 0.5}, {"a": 1.0}) == math.inf
+    assert info.cross_entropy({"a": 1.0}, {"a": 0.5, "b": 0.5}) == 1.0  # the model's extra outcome costs bits only
 
 
 def test_huffman_ties_are_deterministic_and_dict_keys_are_kept():
