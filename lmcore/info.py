@@ -37,8 +37,8 @@ SUM_TOLERANCE = 1e-6
 def _check_base(base: float) -> float:
     if isinstance(base, bool) or not isinstance(base, (int, float, np.floating, np.integer)):
         raise TypeError(f"base must be a number, got {type(base).__name__}")
-    if not base > 0 or base == 1 or not math.isfinite(base):
-        raise ValueError(f"base must be > 0, finite and not 1, got {base}")
+    if not (base > 1 and math.isfinite(base)):  # a base below 1 would make information negative
+        raise ValueError(f"base must be a finite number > 1 (2: bits, e: nats, 10: bans), got {base}")
     return float(base)
 
 

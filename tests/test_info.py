@@ -199,3 +199,46 @@ def test_sum_tolerance_is_documented_and_applied():
     info.entropy([0.333333, 0.333333, 0.333334])
     with pytest.raises(ValueError):
         info.entropy([0.3333, 0.3333, 0.3333])
+
+
+# --- edges that mutation testing found unpinned ----------------------------------------
+
+
+def test_a_log_base_must_be_above_one():
+    for base in (0.5, 1, 0, -2, math.inf):
+        with pytest.raises(ValueError, match="base must be a finite number > 1"):
+            info.entropy([0.5, 0.5], base=base)
+    assert info.entropy([0.5, 0.5], base=1.5) == pytest.approx(1 / math.log2(1.5))
+
+
+def test_errors_name_the_argument_by_default():
+    with pytest.raises(ValueError, match=r"^p: probabilities sum to 0\.9"):
+        info.check_distribution([0.5, 0.4])
+    with pytest.raises(ValueError, match=r"^p has negative probabilities"):
+        info.check_probability_array([0.5, -0.1])
+    with pytest.raises(ValueError, match=r"^p: probabilities sum"):
+        info.cross_entropy([0.5, 0.4], [0.5, 0.5])
+    with pytest.raises(ValueError, match=r"^prob has negative"):
+        info.surprisal(-0.5)
+    with pytest.raises(ValueError, match=r"^probs: probabilities sum"):
+        info.huffman_code([0.2, 0.2])
+    with pytest.raises(ValueError, match=r"^probs: probabilities sum"):
+        info.expected_code_length([0.2, 0.2])
+
+
+def test_the_tolerance_above_one_is_inclusive():
+    assert info.surprisal(1 + info.SUM_TOLERANCE) == 0.0
+    with pytest.raises(ValueError, match="at most 1"):
+        info.surprisal(1 + 2 * info.SUM_TOLERANCE)
+
+
+def test_zero_information_is_plus_zero_never_minus_zero():
+    for value in (info.entropy([1.0]), info.surprisal(1.0), info.cross_entropy([1.0, 0.0], [1.0, 0.0])):
+        assert value == 0.0 and math.copysign(1.0, value) == 1.0
+
+
+def test_log_probabilities_may_round_a_hair_above_zero():
+    perplexity, bits = info.perplexity_from_logprobs([1e-12])  # log(1) computed a hair high
+    assert perplexity == pytest.approx(1.0, abs=1e-9) and bits == pytest.approx(0.0, abs=1e-9)
+    with pytest.raises(ValueError, match="logprobs must be <= 0"):
+        info.perplexity_from_logprobs([1.5e-12])
