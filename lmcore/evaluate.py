@@ -171,8 +171,12 @@ def evaluate(model, sentences, *, unknown: str = "unk", eos: str = "count") -> P
         for s, p in zip(scores.sentence_index[zero_rows], scores.position[zero_rows])
     )
     nats_per_token = -total / n_tokens
+    try:
+        perplexity = math.exp(nats_per_token)
+    except OverflowError:  # beyond the largest float (about e^709.78): as good as infinite
+        perplexity = math.inf
     return PerplexityResult(
-        perplexity=math.exp(nats_per_token) if nats_per_token < 709 else math.inf,
+        perplexity=perplexity,
         cross_entropy=nats_per_token / math.log(2),
         n_tokens=n_tokens,
         n_oov=int(scores.is_oov.sum()),

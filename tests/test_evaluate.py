@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from lmcore import evaluate as ev
-from lmcore.ngram import MLE, AddK, Interpolated
+from lmcore.ngram import MLE, AddK, Interpolated, TokenScores
 
 TOY_TRAIN = [s.split() for s in ("i spent three years", "before the mast", "i spent money")]
 TOY_TEST = ["i spent three years before the mast".split()]
@@ -165,3 +165,27 @@ def test_em_max_iterations_must_be_a_positive_integer(max_iterations):
     with pytest.raises(ValueError, match="max_iterations must be an integer >= 1"):
         ev.fit_interpolation_weights([[0.5, 0.5]], max_iterations=max_iterations)
     assert ev.fit_interpolation_weights([[0.5, 0.5]], max_iterations=1).iterations == 1
+
+
+class FixedScores:
+    """A stand-in model whose tokens have the given natural-log probabilities."""
+
+    def __init__(self, logprobs):
+        self.logprobs = np.asarray(logprobs, dtype=float)
+
+    def score_tokens(self, sentences):
+        n = self.logprobs.size
+        return TokenScores(self.logprobs, np.full(n, 3), np.zeros(n, int), np.arange(n), np.zeros(n, bool),
+                           np.zeros(n, bool))
+
+
+@pytest.mark.parametrize("nats, expected", [(709.0, math.exp(709.0)), (709.9, math.inf), (750.0, math.inf)])
+def test_a_perplexity_beyond_the_largest_float_is_inf_not_an_overflow(nats, expected):
+    result = ev.evaluate(FixedScores([-nats]), [["w"]])
+    assert result.perplexity == expected and result.cross_entropy == pytest.approx(nats / math.log(2))
+
+
+def test_a_result_cannot_be_edited():
+    result = ev.evaluate(AddK(2).fit(TOY_TRAIN), TOY_TEST)
+    with pytest.raises(AttributeError):
+        result.perplexity = 1.0
