@@ -1,3 +1,4 @@
+import dataclasses
 import math
 from collections import Counter
 
@@ -8,6 +9,7 @@ from hypothesis import strategies as st
 
 from lmcore import text
 from lmcore.evaluate import evaluate, interpolated_perplexity, interpolated_probs
+from lmcore.interpolation import LAMBDA_SUM_TOLERANCE, check_lambdas, fit_interpolation_weights
 from lmcore.ngram import MLE, AddK, Convention, Interpolated, NgramModel, NotFittedError
 from lmcore.vocab import Vocabulary
 
@@ -369,3 +371,48 @@ def test_bad_input_gets_clear_errors():
     with pytest.raises(ValueError, match="no tokens to predict"):
         AddK(1, convention="course").fit(TOY_TRAIN).token_logprobs([[]])
     assert isinstance(MLE(1), NgramModel)
+
+
+# --- interpolation: edges that mutation testing found unpinned -------------------------------
+
+
+def test_interpolation_weights_tolerate_slider_rounding_only():
+    assert LAMBDA_SUM_TOLERANCE == 1e-6
+    assert check_lambdas([0.5, 0.5 + 0.9e-6], 2).sum() == pytest.approx(1.0, abs=1e-6)
+    with pytest.raises(ValueError, match="sum to"):
+        check_lambdas([0.5, 0.5 + 1.1e-6], 2)
+
+
+def test_em_stops_after_max_iterations_and_says_it_did_not_converge():
+    # the second order is a shade better everywhere: λ_1 creeps towards 0 by a factor of ~0.9998 a step
+    trace = fit_interpolation_weights([[0.5, 0.5001]] * 3, tolerance=1e-9)
+    assert trace.iterations == 1000 and trace.converged is False  # the documented default cap
+    assert fit_interpolation_weights([[0.1, 0.9], [0.2, 0.0]]).converged is True
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        trace.lambdas = (0.5, 0.5)
+
+
+def test_order_probs_of_an_empty_table_are_refused():
+    with pytest.raises(ValueError, match="non-empty 2-d array"):
+        fit_interpolation_weights(np.zeros((0, 2)))
+
+
+def test_a_short_context_falls_back_to_the_lower_orders():
+    model = Interpolated(3, [0.2, 0.3, 0.5], convention="course").fit(TOY_TRAIN)  # no <s>: "i" has no history
+    first, second = model.order_probs([["i", "spent"]])
+    assert first[0] == first[1] == first[2]  # the unigram estimate in every column
+    assert second[1] == second[2] == 1.0 and second[0] < 1  # "spent" always follows "i"; no trigram history
+
+
+def test_a_token_the_model_cannot_predict_gets_zero_under_every_order():
+    model = Interpolated(2, [0.5, 0.5], convention="course").fit(TOY_TRAIN)  # closed vocabulary
+    assert model.order_probs([["zzz"]]).tolist() == [[0.0, 0.0]]
+
+
+def test_an_interpolated_model_needs_its_weights_before_scoring():
+    model = Interpolated(2).fit(TOY_TRAIN)
+    assert model.lambdas is None and model.em_trace_ is None
+    with pytest.raises(NotFittedError, match="lambdas are not set"):
+        model.prob("i", ["<s>"])
+    model.lambdas = [0.5, 0.5]
+    assert model.prob("i", ["<s>"]) > 0
