@@ -4,10 +4,16 @@ Setting a control's ``.value`` runs the widget's observer synchronously, and the
 observer ends once the new numbers (HTML) and picture (PNG bytes) are set, so the
 time of the assignment is the kernel's share of "slider released -> display
 updated" (the browser adds one message round trip and the image decode). The goal
-is under 100 ms on the English corpus. Prints the median and the slowest of 50
-changes for each explorer, and how long building each took.
+is under 100 ms on the English corpus, and under about 50 ms for a slider that
+follows the drag. Prints the median and the slowest of 50 changes for each
+explorer, and how long building each took.
 
     python benchmarks/bench_widgets.py
+    python benchmarks/bench_widgets.py --browser
+
+``--browser`` also measures the whole way in a real browser (JupyterLab in Debian's
+chromium, as ``tests/test_browser.py`` runs it): keydown on the branching explorer's
+k slider -> its new numbers and picture on the page, 20 changes of k.
 
 The λ explorer uses an interpolated trigram model of the English corpus when
 ``lmcore.text`` and ``lmcore.ngram`` are there (and the corpus is installed), and
@@ -27,7 +33,7 @@ matplotlib.use("Agg")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a clone without installing
 
-from lmcore.widgets import LambdaExplorer, ProbabilityExplorer, synthetic_order_probs
+from lmcore.widgets import BranchingExplorer, LambdaExplorer, ProbabilityExplorer, synthetic_order_probs
 
 N_CHANGES = 50
 GOAL_MS = 100
@@ -82,6 +88,71 @@ def main() -> None:
     print(f"ProbabilityExplorer built in {time.perf_counter() - start:.2f} s")
     values = [round(0.1 + 0.017 * (i % 40), 3) for i in range(N_CHANGES)]
     report("probability explorer, horse 1 weight", time_changes(probabilities.p_sliders[0], values))
+
+    start = time.perf_counter()
+    branching = BranchingExplorer(k=10)
+    print(f"BranchingExplorer built in {time.perf_counter() - start:.2f} s")
+    report("branching explorer, k", time_changes(branching.k, [2 + (7 * i) % 29 for i in range(N_CHANGES)]))
+    report("branching explorer, skew", time_changes(branching.skew, [round(0.02 * (i % 50), 2)
+                                                                     for i in range(N_CHANGES)]))
+    if "--browser" in sys.argv:
+        browser_latency()
+
+
+BROWSER_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+               "source": "from lmcore.widgets import BranchingExplorer\nBranchingExplorer(k=10)"}],
+    "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+PROBE = """() => {
+  window.lmcoreLatency = {down: [], picture: [], numbers: []};
+  document.addEventListener('keydown', () => window.lmcoreLatency.down.push(performance.now()), true);
+  new MutationObserver(changes => {
+    for (const change of changes)
+      window.lmcoreLatency[change.target.tagName === 'IMG' ? 'picture' : 'numbers'].push(performance.now());
+  }).observe(document.querySelector('.lmcore-branching-explorer'),
+             {subtree: true, attributes: true, attributeFilter: ['src'], childList: true, characterData: true});
+}"""
+
+
+def browser_latency(n_changes: int = 20) -> None:
+    """Keydown on the k slider -> new numbers and picture shown, in JupyterLab in chromium."""
+    import json
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    import browser_support as browser
+    from playwright.sync_api import expect, sync_playwright
+
+    from lmcore.widgets import branching_factor
+
+    expect.set_options(timeout=browser.UI_TIMEOUT_MS)
+    with tempfile.TemporaryDirectory() as folder:
+        notebook = Path(folder) / "branching_latency.ipynb"
+        notebook.write_text(json.dumps(BROWSER_NOTEBOOK))
+        server_folder = Path(folder) / "server"
+        server_folder.mkdir()
+        with browser.jupyterlab_server(server_folder, [notebook]) as (base, token), sync_playwright() as playwright:
+            chromium = browser.launch_chromium(playwright)
+            page = browser.local_only_context(chromium, viewport={"width": 1300, "height": 1000}).new_page()
+            page.set_default_timeout(browser.UI_TIMEOUT_MS)
+            browser.run_all_cells(page, base, token, notebook.name, n_code_cells=1)
+            page.evaluate(PROBE)
+            page.locator(".lmcore-k .noUi-handle").focus()
+            times, k = [], 10
+            for i in range(n_changes):
+                key, k = ("ArrowRight", k + 1) if i < n_changes // 2 else ("ArrowLeft", k - 1)
+                page.evaluate("() => { for (const key in lmcoreLatency) lmcoreLatency[key] = []; }")
+                page.keyboard.press(key)
+                shown = f"{branching_factor(k).perplexity:.4f}"
+                expect(page.locator(".lmcore-branching-explorer .lmcore-perplexity")).to_have_text(shown)
+                page.wait_for_function("() => lmcoreLatency.picture.length && lmcoreLatency.numbers.length")
+                seen = page.evaluate("() => lmcoreLatency")
+                times.append(max(seen["picture"][-1], seen["numbers"][-1]) - seen["down"][0])
+                page.wait_for_timeout(200)  # one change at a time, as a student's key presses
+            chromium.close()
+    report("branching explorer, k, in the browser", times)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import matplotlib
+import matplotlib.patches
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import font_manager
@@ -65,25 +66,39 @@ class QuickRedraw:
     Drawing a whole figure with its axes, ticks and colour bar takes tens of
     milliseconds; a widget that must answer a slider at once draws the unchanging
     part once, keeps its pixels, and per frame pastes them back and draws only the
-    ``moving`` artists (the technique called blitting). The figure's layout is
-    frozen after the first draw. Keep the figure out of pyplot (``plt.close(fig)``):
-    this class gives it its own Agg canvas.
+    ``moving`` artists (the technique called blitting). ``settled`` artists change
+    seldom (an explorer's axis labels when the number of bars changes): they are drawn
+    into the kept pixels by :meth:`settle`, called after they change, and cost nothing
+    per frame. The figure's layout is frozen after the first draw. Keep the figure out
+    of pyplot (``plt.close(fig)``): this class gives it its own Agg canvas.
 
     >>> fig, ax = plt.subplots(); plt.close(fig)
-    >>> (dot,) = ax.plot([0.5], [0.5], "o"); redraw = QuickRedraw(fig, [dot])
+    >>> (dot,) = ax.plot([0.5], [0.5], "o"); label = ax.text(0.1, 0.1, "start")
+    >>> redraw = QuickRedraw(fig, [dot], settled=[label])
     >>> dot.set_data([0.2], [0.7]); redraw.png()[:4] == b"\\x89PNG"
+    True
+    >>> label.set_text("changed"); redraw.settle(); redraw.png()[:4] == b"\\x89PNG"
     True
     """
 
-    def __init__(self, fig: Figure, moving: Sequence[Artist]):
+    def __init__(self, fig: Figure, moving: Sequence[Artist], settled: Sequence[Artist] = ()):
         self.figure = fig
         self.moving = list(moving)
+        self.settled = list(settled)
         self.canvas = FigureCanvasAgg(fig)
-        for artist in self.moving:
+        for artist in self.moving + self.settled:
             artist.set_animated(True)  # animated artists are left out of a full draw
         self.canvas.draw()
         fig.set_layout_engine("none")
-        self._background = self.canvas.copy_from_bbox(fig.bbox)
+        self._empty = self.canvas.copy_from_bbox(fig.bbox)
+        self.settle()
+
+    def settle(self) -> None:
+        """Draw the ``settled`` artists as they are now into the kept background."""
+        self.canvas.restore_region(self._empty)
+        for artist in self.settled:
+            self.figure.draw_artist(artist)
+        self._background = self.canvas.copy_from_bbox(self.figure.bbox)
 
     def png(self) -> bytes:
         """The figure as it is now, as PNG bytes."""
@@ -153,11 +168,11 @@ def surprisal_along(tokens: Sequence[str], surprisals_bits, *, title: str | None
 
 
 def learning_curve(sizes, perplexities_by_order: Mapping, *, title: str | None = None) -> Figure:
-    """Held-out perplexity against training size (log-log), one line per model order.
+    """Held-out perplexity against training size (log-log, both axes labelled so), one line per model order.
 
     ``perplexities_by_order`` maps a name (``1``, ``"bigram"``, ...) to one perplexity per size.
 
-    Introduced in notebooks/04_perplexity.ipynb, section "The classic table on real text".
+    Introduced in notebooks/04_perplexity.ipynb, section "Going further: one fit, three rows, and the learning curve".
 
     >>> fig = learning_curve([1e3, 1e4], {1: [900, 700], 2: [800, 400]}); plt.close(fig)
     """
@@ -171,8 +186,8 @@ def learning_curve(sizes, perplexities_by_order: Mapping, *, title: str | None =
         ax.plot(sizes, values, marker="o", label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("training tokens")
-    ax.set_ylabel("held-out perplexity")
+    ax.set_xlabel("training tokens (log scale)")
+    ax.set_ylabel("held-out perplexity (log scale)")
     ax.legend(frameon=False)
     ax.grid(True, which="major", alpha=0.3)
     if title:
@@ -208,16 +223,42 @@ def perplexity_bars(table: Mapping, *, title: str | None = None, log: bool = Fal
     return fig
 
 
+def nice_ticks(low: float, high: float, n: int = 5) -> list[float]:
+    """Round numbers from ``low`` to ``high`` for the ticks of a log colour scale: ``n`` to ``2 n``
+    of them, 1, 2, 2.5 or 5 times a power of ten apart, when the range is narrow (at most
+    4:1, where a log scale is nearly even); else 1, 2 and 5 times the powers of ten within it.
+
+    >>> nice_ticks(81.57, 112.3)
+    [85.0, 90.0, 95.0, 100.0, 105.0, 110.0]
+    >>> nice_ticks(30, 1000)
+    [50.0, 100.0, 200.0, 500.0, 1000.0]
+    >>> nice_ticks(2.0, 2.0)
+    [2.0]
+    """
+    if not high > low:
+        return [float(low)]
+    if low > 0 and high / low > 4:
+        decades = range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+        return [float(m * 10.0**e) for e in decades for m in (1, 2, 5) if low <= m * 10.0**e <= high]
+    raw = (high - low) / max(n, 1)
+    power = 10.0 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (5, 2.5, 2, 1) if m * power <= raw)
+    first = math.ceil(low / step - 1e-9) * step
+    return [round(first + i * step, 10) for i in range(int((high - first) / step + 1e-9) + 1)]
+
+
 def lambda_triangle_map(lambda1, lambda2, perplexity, *, current=None, optimum=None,
-                        optimum_label: str = "EM optimum", figsize=(4.6, 3.6)) -> Figure:
+                        optimum_label: str = "EM optimum", figsize=(4.8, 3.9), data_name: str = "held-out") -> Figure:
     """Held-out perplexity over the λ triangle, drawn on the (λ1, λ2) square.
 
     ``perplexity[i, j]`` belongs to ``(lambda1[j], lambda2[i])`` (rows are λ2, as an
-    image); NaN marks the invalid half where λ1 + λ2 > 1 (left blank), ``inf`` the
-    points where some held-out token gets probability 0 (grey). ``current`` and
-    ``optimum`` are ``(λ1, λ2, ...)`` points to mark. Colours saturate at the 90th
-    percentile, so that the valley around the best weights stays visible. The current point's marker has
-    gid ``"current"`` so that a widget can move it with ``set_data`` and redraw.
+    image); NaN marks the invalid half where λ1 + λ2 > 1 (left blank: the map is cut
+    along the diagonal λ1 + λ2 = 1, so its edge is a straight line, not a staircase of
+    grid cells), ``inf`` the points where some held-out token gets probability 0 (grey).
+    ``current`` and ``optimum`` are ``(λ1, λ2, ...)`` points to mark. The colours follow
+    the perplexity on a log scale up to its 90th percentile, so that the valley around the
+    best weights stays visible; the colour bar has round ticks. The current point's marker
+    has gid ``"current"`` so that a widget can move it with ``set_data`` and redraw.
 
     Introduced in notebooks/05_smoothing_interpolation.ipynb, section "The λ explorer".
 
@@ -235,19 +276,34 @@ def lambda_triangle_map(lambda1, lambda2, perplexity, *, current=None, optimum=N
     half_step1 = (lambda1[1] - lambda1[0]) / 2 if lambda1.size > 1 else 0.5
     half_step2 = (lambda2[1] - lambda2[0]) / 2 if lambda2.size > 1 else 0.5
     extent = (lambda1[0] - half_step1, lambda1[-1] + half_step1, lambda2[0] - half_step2, lambda2[-1] + half_step2)
+    # The allowed triangle with the whole grid cells of its two straight edges, cut along λ1 + λ2 = 1.
+    corners = [(extent[0], extent[2]), (1 - extent[2], extent[2]), (extent[0], 1 - extent[0])]
+    triangle = matplotlib.patches.Polygon(corners, closed=True, transform=ax.transData)
     if finite.size:
         # The colours span the best perplexity up to the 90th percentile: the corners can be
         # ten times worse than the valley, and a full-range scale would hide the valley.
         vmax = max(float(np.percentile(finite, 90)), float(finite.min()) * 1.0001)
         norm = LogNorm(vmin=finite.min(), vmax=vmax)
         shown = np.where(np.isinf(values), vmax * 10, np.minimum(values, vmax))  # only inf is "over": grey
+        # The grid cells on the diagonal are cut in half by it; fill their outer half with the row's
+        # last valid value, then cut the image along the diagonal.
+        for row in shown:
+            valid = np.flatnonzero(~np.isnan(row))
+            if valid.size:
+                row[valid[-1] + 1:] = row[valid[-1]]
         image = ax.imshow(shown, origin="lower", extent=extent, cmap=cmap, norm=norm,
                           interpolation="nearest", aspect="equal")
+        image.set_clip_path(triangle)
         colorbar = fig.colorbar(image, ax=ax, extend="max" if np.isinf(values).any() else "neither",
                                 shrink=0.85)
-        colorbar.set_label("held-out perplexity (grey: ∞)" if np.isinf(values).any() else "held-out perplexity")
+        ticks = [t for t in nice_ticks(float(finite.min()), vmax) if finite.min() <= t <= vmax]
+        colorbar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
+        colorbar.ax.minorticks_off()
+        colorbar.set_label(f"{data_name} perplexity (log colour scale)"
+                           + (";\ngrey: ∞, some token gets probability 0" if np.isinf(values).any() else ""),
+                           fontsize="small")
     ax.plot([0, 1], [1, 0], color="black", linewidth=0.8)
-    ax.text(0.75, 0.68, "λ1 + λ2 > 1\n(not allowed)", ha="center", va="center", fontsize="small", color="0.4")
+    ax.text(0.7, 0.7, "λ1 + λ2 > 1\n(not allowed)", ha="center", va="center", fontsize="small", color="0.4")
     if optimum is not None:
         ax.plot(optimum[0], optimum[1], marker="*", markersize=14, color="white",
                 markeredgecolor="black", linestyle="none", label=optimum_label)
@@ -256,11 +312,12 @@ def lambda_triangle_map(lambda1, lambda2, perplexity, *, current=None, optimum=N
                 markeredgecolor="#e15759", markeredgewidth=2.5, linestyle="none", label="your λ", gid="current")
     if optimum is not None or current is not None:
         ax.legend(loc="upper right", fontsize="small", framealpha=0.9)
-    ax.set_xlim(extent[0], extent[1])
-    ax.set_ylim(extent[2], extent[3])
+    ax.set_xlim(min(extent[0], 0) - 0.02, 1.03)
+    ax.set_ylim(min(extent[2], 0) - 0.02, 1.03)
     ax.set_xlabel("λ1 (unigram weight)")
     ax.set_ylabel("λ2 (bigram weight)")
-    ax.set_title("λ3 = 1 − λ1 − λ2 (trigram)", fontsize="small")
+    ax.set_title(f"{data_name.capitalize()} perplexity for each (λ1, λ2);\nλ3 = 1 − λ1 − λ2 (trigram weight)",
+                 fontsize="medium")
     return fig
 
 

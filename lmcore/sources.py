@@ -1,4 +1,4 @@
-"""Sources whose entropy is known exactly: i.i.d. and first-order Markov.
+"""Sources whose entropy is known exactly: i.i.d., first-order Markov, and a mixture of sources.
 
 A real language's entropy can only be estimated; these sources' entropy rate
 is a formula, so a chapter can check an estimator against the truth. For a
@@ -13,6 +13,10 @@ Shannon-McMillan-Breiman theorem); :meth:`empirical_rate` computes it and
 Samples are numpy int arrays of outcome *indices* (fast to score and count);
 ``decode`` turns them into the outcome labels.
 
+:class:`MixtureSource` picks one of several sources once per sample and draws the
+whole sample from it: stationary but not ergodic, so one sample's per-symbol
+surprisal converges to the rate of the source it picked, not to the mixture's rate.
+
 >>> coin = IIDSource([0.5, 0.5], outcomes=["H", "T"])
 >>> coin.entropy_rate()
 1.0
@@ -25,12 +29,13 @@ Samples are numpy int arrays of outcome *indices* (fast to score and count);
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_right
 from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["IIDSource", "MarkovSource"]
+__all__ = ["IIDSource", "MarkovSource", "MixtureSource"]
 
 _TOLERANCE = 1e-9
 
@@ -198,6 +203,10 @@ class IIDSource(_Source):
         """:math:`-\\sum_i p_i \\log p_i` in units of ``base`` (2: bits)."""
         return _entropy_nats(self._p) / _log_base(base)
 
+    def block_entropy(self, n: int, base: float = 2) -> float:
+        """:math:`H(X_1 \\dots X_n) = n H`: independent draws add their entropies."""
+        return _check_n(n) * self.entropy_rate(base)
+
     def sample(self, n: int, seed=None) -> np.ndarray:
         """``n`` independent draws, as an int array of outcome indices.
 
@@ -293,6 +302,18 @@ class MarkovSource(_Source):
         row_entropies = np.array([_entropy_nats(row) for row in self._P])
         return float(self._pi @ row_entropies) / _log_base(base)
 
+    def block_entropy(self, n: int, base: float = 2) -> float:
+        """:math:`H(X_1 \\dots X_n) = H(\\pi) + (n - 1) H`: the first state from :math:`\\pi`,
+        each later one adds the entropy rate (the chain rule, with a stationary start).
+
+        Introduced in notebooks/02_entropy.ipynb, section "Entropy of a sequence and the entropy rate".
+
+        >>> chain = MarkovSource([[0.9, 0.1], [0.5, 0.5]])
+        >>> [round(chain.block_entropy(n) / n, 4) for n in (1, 2, 10)]
+        [0.65, 0.6038, 0.5667]
+        """
+        return _entropy_nats(self._pi) / _log_base(base) + (_check_n(n) - 1) * self.entropy_rate(base)
+
     def sample(self, n: int, seed=None) -> np.ndarray:
         """A run of ``n`` states, as an int array of state indices; the first from :math:`\\pi`.
 
@@ -316,3 +337,105 @@ class MarkovSource(_Source):
         nats[0] = -self._log_pi[x[0]]
         nats[1:] = -self._log_P[x[:-1], x[1:]]
         return nats / _log_base(base)
+
+
+class MixtureSource(_Source):
+    """Pick one of ``sources`` once, with probabilities ``weights``, then draw the whole sample from it.
+
+    Every position has the same distribution (the mixture is *stationary*), but one
+    sample shows only the source that was picked, never the others (it is not
+    *ergodic*). Its probability is the weighted sum, computed in log space:
+
+    .. math:: p(x_1 \\dots x_n) = \\sum_i w_i \\, p_i(x_1 \\dots x_n)
+
+    Its entropy rate, :math:`\\lim_n H(X_1 \\dots X_n) / n`, is the weighted average
+    :math:`H = \\sum_i w_i H_i` (which source was picked adds at most :math:`H(w)` bits
+    to a whole sample: nothing per symbol). But one sample's
+    :math:`-\\frac{1}{n} \\log_2 p(x_1 \\dots x_n)` converges to the rate :math:`H_i` of the
+    source it came from (when the sources differ), not to :math:`H`: the
+    Shannon-McMillan-Breiman theorem needs ergodicity.
+
+    All sources must have the same outcomes, in the same order.
+
+    Introduced in notebooks/02_entropy.ipynb, section "Going further: one sample is not always enough".
+
+    >>> fair, bent = IIDSource([0.5, 0.5], outcomes=["a", "b"]), IIDSource([0.9, 0.1], outcomes=["a", "b"])
+    >>> bag = MixtureSource([fair, bent])
+    >>> f"{bag.entropy_rate():.4f} = ({fair.entropy_rate():.4f} + {bent.entropy_rate():.4f}) / 2"
+    '0.7345 = (1.0000 + 0.4690) / 2'
+    >>> picked, x = bag.sample_with_choice(100_000, seed=0)
+    >>> picked, f"{bag.empirical_rate(x):.4f}"
+    (1, '0.4660')
+    """
+
+    def __init__(self, sources: Sequence[_Source], weights: Sequence[float] | None = None):
+        if isinstance(sources, _Source) or not isinstance(sources, Sequence) or len(sources) == 0:
+            raise TypeError("sources must be a non-empty list of IIDSource or MarkovSource objects")
+        for i, source in enumerate(sources):
+            if not isinstance(source, (IIDSource, MarkovSource)):
+                raise TypeError(f"sources[{i}] must be an IIDSource or MarkovSource, got {type(source).__name__}")
+            if source._labels != sources[0]._labels:
+                raise ValueError(f"sources[{i}] has outcomes {list(source._labels)}, sources[0] has "
+                                 f"{list(sources[0]._labels)}: all sources need the same outcomes")
+        self._sources = tuple(sources)
+        self._labels = sources[0]._labels
+        if weights is None:
+            weights = [1 / len(sources)] * len(sources)
+        self._w = _probability_vector(weights, "weights")
+        if self._w.size != len(sources):
+            raise ValueError(f"weights has {self._w.size} entries for {len(sources)} sources")
+        self._w.flags.writeable = False
+        self._cum = _cumulative(self._w)
+        with np.errstate(divide="ignore"):
+            self._log_w = np.log(self._w)
+
+    def __repr__(self) -> str:
+        return f"MixtureSource({len(self._sources)} sources, weights {self._w.round(4).tolist()})"
+
+    @property
+    def outcomes(self) -> tuple:
+        return self._labels
+
+    @property
+    def sources(self) -> tuple:
+        return self._sources
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The probabilities with which each source is picked (read-only)."""
+        return self._w
+
+    def stationary_distribution(self) -> np.ndarray:
+        """:math:`\\sum_i w_i \\pi_i`: the distribution of every position."""
+        return sum(w * s.stationary_distribution() for w, s in zip(self._w, self._sources))
+
+    def entropy_rate(self, base: float = 2) -> float:
+        """:math:`\\sum_i w_i H_i`: the limit of :math:`H(X_1 \\dots X_n) / n`, which no single
+        sample's per-symbol surprisal need approach (see the class docstring)."""
+        return float(sum(w * s.entropy_rate(base) for w, s in zip(self._w, self._sources)))
+
+    def sample_with_choice(self, n: int, seed=None) -> tuple[int, np.ndarray]:
+        """``(i, sample)``: the index of the source picked, and ``n`` symbols drawn from it.
+
+        ``seed`` as in :meth:`IIDSource.sample`; one generator draws the pick, then the sample.
+        """
+        n = _check_n(n)
+        rng = _generator(seed)
+        picked = int(np.searchsorted(self._cum, rng.random(), side="right"))
+        return picked, self._sources[picked].sample(n, seed=rng)
+
+    def sample(self, n: int, seed=None) -> np.ndarray:
+        """``n`` symbols, all from one source picked at random (:meth:`sample_with_choice` without the pick)."""
+        return self.sample_with_choice(n, seed)[1]
+
+    def surprisals(self, sample, base: float = 2) -> np.ndarray:
+        """``-log p(x_k | x_1..x_{k-1})`` under the mixture: the increments of
+        ``-log Σ_i w_i p_i(x_1..x_k)``. ``inf`` from the first symbol no source can produce on."""
+        x = self._check_sample(sample)
+        # log(w_i p_i(x_1..x_k)) for every source i and prefix k, in nats; logaddexp sums over i.
+        joint = self._log_w[:, None] - np.cumsum(np.array([s.surprisals(x, base=np.e) for s in self._sources]), axis=1)
+        log_p = functools.reduce(np.logaddexp, joint)  # row by row: faster than logaddexp.reduce(axis=0)
+        with np.errstate(invalid="ignore"):
+            nats = -np.diff(log_p, prepend=0.0)
+        nats[np.isnan(nats)] = np.inf  # after an impossible symbol: -inf - (-inf)
+        return nats / _log_base(base) + 0.0  # + 0.0: no -0.0 for a certain symbol

@@ -1,4 +1,5 @@
 import gc
+from pathlib import Path
 
 import optional_extras as extras
 import pytest
@@ -36,3 +37,17 @@ def pytest_collection(session):
     finally:
         gc.freeze()  # everything alive now is left out of later collections
         gc.enable()
+
+
+@pytest.fixture(scope="session")
+def jupyterlab(tmp_path_factory):
+    """One JupyterLab server per test process for every real-browser test: (base URL, token).
+
+    It serves stripped copies of all the demo notebooks in tests/browser/; each test opens
+    its own notebook (and so its own kernel) in a fresh browser page.
+    """
+    from browser_support import jupyterlab_server
+
+    notebooks = sorted((Path(__file__).parent / "browser").glob("*.ipynb"))
+    with jupyterlab_server(tmp_path_factory.mktemp("jupyterlab"), notebooks) as server:
+        yield server

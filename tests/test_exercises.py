@@ -1,10 +1,16 @@
 """The chapters' self-checks: right answers pass, typical wrong ones get their hint, by chapter."""
 
+import json
 import math
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from lmcore import exercises as ex
+from lmcore.exercises.feedback import half_unit
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def assert_feedback(check, answer, correct, words):
@@ -15,13 +21,40 @@ def assert_feedback(check, answer, correct, words):
 # --- every chapter ------------------------------------------------------------------------
 
 CHAPTER_4_CHECKS = [
-    ex.check_better_model, ex.check_ab_perplexity, ex.check_ab_cross_entropy, ex.check_uniform_perplexity,
-    ex.check_sentence_perplexity_with_eos, ex.check_corpus_perplexity, ex.check_bits_per_character,
+    ex.check_weighted_branching, ex.check_cross_entropy_bits, ex.check_perplexity_after_gain,
+    ex.check_one_surprising_token, ex.check_sentence_perplexity_with_eos, ex.check_corpus_perplexity,
+    ex.check_bits_per_character,
 ]
 CHAPTER_5_CHECKS = [
-    ex.check_interpolated_probability, ex.check_rescue_choice, ex.check_test_set_tuning,
-    ex.check_add_one_unseen_bigram, ex.check_add_k_unseen_mass, ex.check_set_for_choosing_k,
+    ex.check_interpolated_probability, ex.check_rescue_choice, ex.check_em_step,
+    ex.check_add_one_unseen_bigram, ex.check_add_k_unseen_mass, ex.check_rescued_token_bits,
 ]
+
+# Every numeric exercise: its checker, the exact answer, the precision the chapter states,
+# and the values of the typical mistakes it recognises.
+NUMERIC = {
+    ex.check_weighted_branching: (8.0, 3, [17.0, 1 / (0.25 + 1 / 64), 3.0, math.exp(3)]),
+    ex.check_cross_entropy_bits: (-math.log2(0.6 * 0.6 * 0.3 * 0.1) / 4, 3, [
+        -math.log(0.0108) / 4, -math.log10(0.0108) / 4, -math.log2(0.0108), -math.log2(0.018) / 3,
+        -(0.6 * math.log2(0.6) + 0.3 * math.log2(0.3) + 0.1 * math.log2(0.1)), 0.0108 ** -0.25]),
+    ex.check_perplexity_after_gain: (2 ** 5.8465, 3, [2 ** 6.3465 - 0.5, math.exp(5.8465), 2 ** 6.3465 / 2]),
+    ex.check_one_surprising_token: (10 ** 1.009, 3, [10.0, (9990 + 1e10) / 1000, 1.009 * math.log(10),
+                                                     1.009 * math.log2(10)]),
+    ex.check_sentence_perplexity_with_eos: (16 ** (1 / 3), 3, [8 ** 0.5, 4.0, 2.0]),
+    ex.check_corpus_perplexity: (40000 ** (1 / 6), 3, [6.0, 20 ** 0.5]),
+    ex.check_bits_per_character: (3.0, 3, [9.0, 8.0, math.log(512) / 3, math.log10(512) / 3, 512 / 3, 27.0]),
+    ex.check_interpolated_probability: (0.238, 3, [0.13, 0.18, 0.23, 0.2, 0.54]),
+    ex.check_em_step: ((0.005 / 0.255 + 1) / 2, 3, [(0.25 / 0.255 + 0) / 2, 0.0075, 0.015 / 0.265, 0.5]),
+    ex.check_add_one_unseen_bigram: (1 / 1050, 3, [0.0, 0.001, 1 / 51, 0.02]),
+    ex.check_add_k_unseen_mass: (98 / 150, 2, [100 / 150, 980 / 1050, 0.98, 1.96, 98 / 148]),
+    ex.check_rescued_token_bits: (-math.log2(2e-5), 3, [-math.log(2e-5), -math.log10(2e-5), -math.log2(0.0004),
+                                                        -math.log2(0.05), 2e-5]),
+}
+
+
+def rounded(value: float, sig_digits: int) -> float:
+    """``value`` as a student writes it to ``sig_digits`` significant digits."""
+    return float(f"{value:.{sig_digits}g}")
 
 
 @pytest.mark.parametrize("check", CHAPTER_4_CHECKS + CHAPTER_5_CHECKS, ids=lambda f: f.__name__)
@@ -31,54 +64,136 @@ def test_unanswered_is_neither_right_nor_wrong(check):
     assert "Not answered yet" in str(feedback)
 
 
+def test_every_numeric_check_is_in_the_table():
+    numeric = [c for c in CHAPTER_4_CHECKS + CHAPTER_5_CHECKS if c not in (ex.check_rescue_choice,)]
+    assert set(numeric) == set(NUMERIC)
+
+
+@pytest.mark.parametrize("check", NUMERIC, ids=lambda f: f.__name__)
+def test_any_answer_at_the_stated_precision_is_right(check):
+    expected, digits, _ = NUMERIC[check]
+    half = half_unit(expected, digits)
+    assert check(expected).correct
+    assert check(rounded(expected, digits)).correct, rounded(expected, digits)
+    assert check(f"{expected:.{digits}g}").correct  # typed as text
+    assert check(round(expected, 10)).correct       # more digits than asked
+    # the boundary: half a unit of the last asked digit either side is right, a little more is not
+    for sign in (1, -1):
+        assert check(expected + sign * half).correct, (expected, sign * half)
+        assert check(expected + sign * half * 0.999).correct
+        assert not check(expected + sign * half * 1.02).correct
+
+
+@pytest.mark.parametrize("check", NUMERIC, ids=lambda f: f.__name__)
+def test_each_typical_mistake_gets_its_own_hint_at_the_stated_precision(check):
+    expected, digits, mistakes = NUMERIC[check]
+    hints = set()
+    for value in mistakes:
+        for answer in (value, rounded(value, digits)):
+            feedback = check(answer)
+            assert feedback.correct is False and " is what you get " in feedback.message, (value, feedback)
+        hints.add(feedback.message.split(" is what you get ")[1])
+    assert len(hints) == len(mistakes), "two mistakes share a hint, or one hint shadows another"
+    # the right answer, rounded as asked, never falls into a mistake's band
+    for value in mistakes:
+        assert abs(rounded(expected, digits) - value) > half_unit(value, digits)
+
+
+@pytest.mark.parametrize("check", NUMERIC, ids=lambda f: f.__name__)
+def test_one_digit_short_is_close_and_junk_is_named(check):
+    expected, digits, mistakes = NUMERIC[check]
+    short = rounded(expected, digits - 1)
+    if abs(short - expected) > half_unit(expected, digits) and not any(
+            abs(short - m) <= half_unit(m, digits) for m in mistakes):
+        assert f"asks for {digits} significant digits" in check(short).message
+    assert "expected a number" in check("about a half").message
+
+
+def test_check_number_keeps_its_relative_tolerance_and_refuses_a_bad_precision():
+    assert ex.check_number(1.0005, 1.0, rel_tol=1e-3).correct
+    assert not ex.check_number(1.002, 1.0, rel_tol=1e-3).correct
+    assert ex.check_number(1.0004, 1.0).correct and not ex.check_number(1.001, 1.0).correct  # default 5e-4
+    with pytest.raises(ValueError, match="sig_digits must be a positive integer"):
+        ex.check_number(1.0, 1.0, sig_digits=0)
+
+
+@pytest.mark.parametrize("value, digits, half", [
+    (1.3219, 3, 0.005), (0.6533, 2, 0.005), (0.000952, 3, 5e-7), (57.54, 3, 0.05), (8.0, 3, 0.005),
+    (1e7, 3, 5e4), (-2.5, 2, 0.05), (0.0, 3, 0.0),
+])
+def test_half_unit(value, digits, half):
+    assert half_unit(value, digits) == pytest.approx(half, rel=1e-12)
+
+
 def test_feedback_renders_as_text_and_html():
-    feedback = ex.check_ab_perplexity(2.5)
-    assert str(feedback) == repr(feedback) == "Correct: 2.5000."
+    feedback = ex.check_weighted_branching(8)
+    assert str(feedback) == repr(feedback) == "Correct: 8.0000."
     assert "<p" in feedback._repr_html_() and "#1b7a2f" in feedback._repr_html_()
+
+
+def test_the_notebooks_state_each_exercises_precision():
+    notebooks = {"04_perplexity.ipynb": CHAPTER_4_CHECKS, "05_smoothing_interpolation.ipynb": CHAPTER_5_CHECKS}
+    for name, checks in notebooks.items():
+        cells = json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))["cells"]
+        for check in checks:
+            at = [i for i, c in enumerate(cells) if f"exercises.{check.__name__}(answer)" in "".join(c["source"])]
+            assert len(at) == 1, f"{name} checks {check.__name__} {len(at)} times"
+            before = [c for c in cells[:at[0]] if c["cell_type"] == "markdown"][-1]
+            if check in NUMERIC:
+                assert f"to {NUMERIC[check][1]} significant digits" in "".join(before["source"]), check.__name__
 
 
 # --- chapter 4: perplexity ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("answer, correct, words", [
-    ("A", True, "lower perplexity is better"),
-    (" a ", True, "lower perplexity"),
-    ("B", False, "more confused"),
-    ("C", False, "answer one of A, B"),
+    (8, True, "Correct: 8.0000"),
+    ("8.00", True, "Correct"),
+    (17, False, "averaging the inverse probabilities"),
+    (3.76, False, "inverting the mean probability"),
+    (3, False, "cross-entropy in bits"),
+    (20.1, False, "raising e"),
+    (5, False, "is not it"),
 ])
-def test_better_model(answer, correct, words):
-    assert_feedback(ex.check_better_model, answer, correct, words)
+def test_weighted_branching(answer, correct, words):
+    assert_feedback(ex.check_weighted_branching, answer, correct, words)
 
 
 @pytest.mark.parametrize("answer, correct, words", [
-    (2.5, True, "Correct"),
-    ("2.5", True, "Correct"),
-    (2.2361, False, "log2(0.2)"),
-    (6.25, False, "N-th root"),
-    (0.4, False, "without inverting"),
-    (1.3219, False, "cross-entropy"),
-    (3.0, False, "is not it"),
-    ("two and a half", False, "expected a number"),
+    (1.63, True, "Correct: 1.6332"),
+    (1.13, False, "natural log"),
+    (0.492, False, "log10"),
+    (6.53, False, "without dividing by N"),
+    (1.93, False, "each word type once"),
+    (1.30, False, "entropy of the model"),
+    (3.10, False, "perplexity"),
 ])
-def test_ab_perplexity_recognises_typical_mistakes(answer, correct, words):
-    assert_feedback(ex.check_ab_perplexity, answer, correct, words)
+def test_cross_entropy_bits(answer, correct, words):
+    assert_feedback(ex.check_cross_entropy_bits, answer, correct, words)
 
 
 @pytest.mark.parametrize("answer, correct, words", [
-    (1.3219, True, "Correct"),
-    (0.9163, False, "natural log"),
-    (1.1610, False, "log2(0.2)"),
-    (2.6439, False, "without dividing"),
-    (0.3979, False, "log10"),
+    (57.5, True, "Correct"),
+    (57.54, True, "Correct"),
+    (80.9, False, "subtracting the bits"),
+    (346, False, "e ** H"),
+    (40.7, False, "halving"),
+    (57.6, False, "asks for 3 significant digits"),
+    (60, False, "is not it"),
 ])
-def test_ab_cross_entropy_recognises_natural_log_and_others(answer, correct, words):
-    assert_feedback(ex.check_ab_cross_entropy, answer, correct, words)
+def test_perplexity_after_gain(answer, correct, words):
+    assert_feedback(ex.check_perplexity_after_gain, answer, correct, words)
 
 
-def test_uniform_perplexity():
-    assert ex.check_uniform_perplexity(26).correct
-    assert "cross-entropy" in ex.check_uniform_perplexity(math.log2(26)).message
-    assert "inverse" in ex.check_uniform_perplexity(1 / 26).message
+@pytest.mark.parametrize("answer, correct, words", [
+    (10.2, True, "Correct: 10.2094"),
+    (10, False, "leaving the surprising token out"),
+    (1e7, False, "averaging the inverse probabilities"),
+    (2.32, False, "nats"),
+    (3.35, False, "bits"),
+])
+def test_one_surprising_token(answer, correct, words):
+    assert_feedback(ex.check_one_surprising_token, answer, correct, words)
 
 
 @pytest.mark.parametrize("answer, correct, words", [
@@ -136,13 +251,13 @@ def test_bits_per_character_mistakes_are_distinct_from_the_answer_and_each_other
 
 
 @pytest.mark.parametrize("answer, correct, words", [
-    (0.232, True, "Correct: 0.2320"),
-    ("0.232", True, "Correct"),
-    (0.115, False, "reverse order"),
-    (0.17, False, "averaging the three estimates"),
+    (0.238, True, "Correct: 0.2380"),
+    ("0.238", True, "Correct"),
+    (0.13, False, "reverse order"),
+    (0.18, False, "averaging the three estimates"),
     (0.23, False, "leaving out the unigram term"),
     (0.2, False, "trigram term alone"),
-    (0.51, False, "without their weights"),
+    (0.54, False, "without their weights"),
     (0.3, False, "is not it"),
     ("a quarter", False, "expected a number"),
 ])
@@ -169,18 +284,29 @@ def test_rescue_choice(answer, correct, words):
 
 
 @pytest.mark.parametrize("answer, correct, words", [
-    ("A", True, "Choose on held-out data, report once on the test set"),
-    ("B", False, "noise alone goes both ways"),
-    ("C", False, "not EM"),
-    ("D", False, "no longer an estimate"),
+    (0.510, True, "Correct: 0.5098"),
+    (0.490, False, "for λ2"),
+    (0.0075, False, "without dividing"),
+    (0.0566, False, "summed λ1 P1"),
+    (0.5, False, "leaving λ1 where it started"),
 ])
-def test_test_set_tuning(answer, correct, words):
-    assert_feedback(ex.check_test_set_tuning, answer, correct, words)
+def test_em_step(answer, correct, words):
+    assert_feedback(ex.check_em_step, answer, correct, words)
+
+
+def test_em_step_is_lmcores_em_update():
+    from lmcore.evaluate import fit_interpolation_weights
+
+    probs = np.array(ex.EM_EXERCISE["order_probs"])
+    assert ex.EM_EXERCISE["lambdas"] == (0.5, 0.5)  # EM starts from equal weights
+    trace = fit_interpolation_weights(probs, max_iterations=1)
+    assert ex.check_em_step(trace.lambda_history[1][0]).message.startswith("Correct")
 
 
 @pytest.mark.parametrize("answer, correct, words", [
     (1 / 1050, True, "Correct: 0.000952"),
     (0.000952, True, "Correct"),
+    (0.00095, False, "asks for 3 significant digits"),
     (0, False, "with the MLE"),
     (0.001, False, "without c(h)"),
     (1 / 51, False, "adding 1 to the denominator"),
@@ -194,11 +320,13 @@ def test_add_one_unseen_bigram_recognises_typical_mistakes(answer, correct, word
 @pytest.mark.parametrize("answer, correct, words", [
     (98 / 150, True, "Correct: 0.6533"),
     (0.6533, True, "Correct"),
+    (0.65, True, "Correct"),
+    (0.7, False, "asks for 2 significant digits"),
     (0.6667, False, "counting all |V| words"),
     (0.9333, False, "k = 1 (add-one)"),
     (0.98, False, "fraction of the vocabulary"),
     (1.96, False, "cannot exceed 1"),
-    (0.6622, False, "adding k only for the unseen words"),
+    (0.66, False, "adding k only for the unseen words"),
     (0.1, False, "is not it"),
 ])
 def test_add_k_unseen_mass_recognises_typical_mistakes(answer, correct, words):
@@ -215,21 +343,12 @@ def test_add_k_exercise_numbers_give_the_expected_masses():
 
 
 @pytest.mark.parametrize("answer, correct, words", [
-    ("B", True, "held-out data"),
-    ("A", False, "towards 0"),
-    ("C", False, "optimistic"),
-    ("D", False, "answer one of A, B, C"),
+    (15.6, True, "Correct: 15.6096"),
+    (10.8, False, "natural log"),
+    (4.70, False, "log10"),
+    (11.3, False, "unigram estimate alone"),
+    (4.32, False, "weight alone"),
+    (0.00002, False, "its surprisal"),
 ])
-def test_set_for_choosing_k(answer, correct, words):
-    assert_feedback(ex.check_set_for_choosing_k, answer, correct, words)
-
-
-def test_the_hints_of_one_checker_do_not_shadow_each_other():
-    # two mistakes closer than the tolerance would make the second hint unreachable
-    for check, mistakes in [
-        (ex.check_interpolated_probability, [0.115, 0.17, 0.23, 0.2, 0.51]),
-        (ex.check_add_one_unseen_bigram, [0.0, 0.001, 1 / 51, 0.02]),
-        (ex.check_add_k_unseen_mass, [100 / 150, 980 / 1050, 0.98, 1.96, 98 / 148]),
-    ]:
-        messages = {check(value).message.split(" is what you get ")[1] for value in mistakes}
-        assert len(messages) == len(mistakes), check.__name__
+def test_rescued_token_bits(answer, correct, words):
+    assert_feedback(ex.check_rescued_token_bits, answer, correct, words)

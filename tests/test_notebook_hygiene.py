@@ -2,8 +2,9 @@
 
 nbval re-executes the notebooks and compares outputs; this file checks what nbval
 does not: that the stored outputs come from one clean top-to-bottom run, that no
-widget state or error is saved, and that each chapter opens with its title and
-Binder badge.
+widget state or error is saved, that each chapter opens with its title and Binder
+badge, that its core path (up to its first "Going further" heading) fits one class,
+and that every figure has alt text.
 """
 
 import json
@@ -75,3 +76,69 @@ def test_every_binder_badge_points_at_the_configured_repository():
     for path in [ROOT / "README.md", *NOTEBOOKS]:
         for found in re.findall(r"mybinder\.org/v2/gh/([^/\s]+/[^/\s]+)/HEAD", path.read_text(encoding="utf-8")):
             assert found == slug, f"{path.name} links {found}; run python binder/set_repo.py {slug}"
+
+
+# --- the core path: one class of at most 60 minutes (DESIGN.md, "A chapter notebook") -----------
+
+CORE_PATH_WORDS, CORE_PATH_CELLS = 2_500, 40
+GOING_FURTHER = re.compile(r"^\s{0,3}#{1,6}\s.*going further", re.IGNORECASE)
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+
+
+def prose_words(markdown: str) -> float:
+    """Words of markdown prose: whitespace-separated pieces, each Chinese character counting half a word.
+
+    >>> prose_words("Perplexity is 2 to the H.") , prose_words("困惑度 is 2^H")
+    (6.0, 3.5)
+    """
+    chinese = len(CJK.findall(markdown))
+    return len(CJK.sub(" ", markdown).split()) + chinese / 2
+
+
+def core_path(nb) -> tuple[float, int, bool]:
+    """(prose words, cells, found) before the first markdown heading containing "Going further".
+
+    Words of the heading's own cell above the heading count; that cell does not.
+    """
+    words = 0.0
+    for index, cell in enumerate(nb["cells"]):
+        text = "".join(cell["source"])
+        if cell["cell_type"] != "markdown":
+            continue
+        lines = text.splitlines()
+        at = next((i for i, line in enumerate(lines) if GOING_FURTHER.match(line)), None)
+        if at is not None:
+            return words + prose_words("\n".join(lines[:at])), index, True
+        words += prose_words(text)
+    return words, len(nb["cells"]), False
+
+
+def test_core_path_measure():
+    cell = lambda kind, text: {"cell_type": kind, "source": [text]}  # noqa: E731
+    nb = {"cells": [cell("markdown", "# Title\nfour words here 中文"), cell("code", "x = 1 + 2 + 3"),
+                    cell("markdown", "two words\n## Going further: more"), cell("markdown", "not counted")]}
+    assert core_path(nb) == (8.0, 2, True)
+    assert core_path({"cells": [cell("markdown", "## 3. going further, in lower case")]}) == (0.0, 0, True)
+    assert core_path({"cells": [cell("markdown", "Going further without a heading")]})[2] is False
+
+
+def test_core_path_fits_one_class(notebook):
+    path, nb = notebook
+    words, cells, found = core_path(nb)
+    assert found, f'{path.name} has no "Going further" heading: the core path must end somewhere'
+    assert cells <= CORE_PATH_CELLS, f"{path.name}: {cells} cells before Going further (at most {CORE_PATH_CELLS})"
+    assert words <= CORE_PATH_WORDS, (f"{path.name}: {words:,.0f} words of prose before Going further "
+                                      f"(at most {CORE_PATH_WORDS:,})")
+
+
+def test_every_figure_has_alt_text(notebook):
+    """A figure a cell draws carries alt text for screen readers and the website (explorers carry their own)."""
+    path, nb = notebook
+    missing = []
+    for index, cell in enumerate(nb["cells"]):
+        shown = [o.get("data", {}) for o in cell.get("outputs", []) if o["output_type"] in ("display_data",
+                                                                                             "execute_result")]
+        if any("image/png" in data and "application/vnd.jupyter.widget-view+json" not in data for data in shown):
+            if not cell.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt", "").strip():
+                missing.append(index)
+    assert not missing, f'{path.name}: cells {missing} draw a figure without {{"mystnb": {{"image": {{"alt": ...}}}}}}'

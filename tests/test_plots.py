@@ -13,6 +13,7 @@ from pathlib import Path
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
+import optional_extras as extras
 import pytest
 from matplotlib import font_manager
 from matplotlib.font_manager import FontProperties
@@ -24,12 +25,10 @@ INSTALL = "apt-get install fonts-noto-cjk"
 
 
 def require_cjk_font() -> str:
-    """The Chinese font in use; where there is none, skip, or fail in CI (LMCORE_REQUIRE_EXTRAS)."""
+    """The Chinese font in use; where there is none, skip, or fail in CI (tests/optional_extras.py)."""
     font = plots.cjk_font()
     if font is None:
-        if os.environ.get("LMCORE_REQUIRE_EXTRAS"):
-            pytest.fail(f"LMCORE_REQUIRE_EXTRAS is set but no Chinese font is installed ({INSTALL})")
-        pytest.skip(f"no Chinese font installed ({INSTALL})")
+        extras.unavailable(f"no Chinese font installed ({INSTALL})")
     return font
 
 
@@ -125,7 +124,7 @@ def test_a_fresh_or_stale_matplotlib_font_cache_finds_the_font(tmp_path, cache):
     font = require_cjk_font()
     files = plots._fontconfig_chinese_files()
     if not files:
-        pytest.skip("fontconfig (fc-list) lists no Chinese font file here")
+        extras.unavailable("fontconfig (fc-list) lists no Chinese font file here")
     cache_file = tmp_path / f"fontlist-v{font_manager.FontManager.__version__}.json"
     if cache.startswith("made before"):
         stale = copy.copy(font_manager.fontManager)

@@ -6,7 +6,7 @@ import time
 import numpy as np
 import pytest
 
-from lmcore.sources import IIDSource, MarkovSource
+from lmcore.sources import IIDSource, MarkovSource, MixtureSource
 
 
 def binary_entropy(p):
@@ -159,3 +159,87 @@ def test_argument_validation():
         chain.entropy_rate(base=1)
     with pytest.raises(ValueError, match="'z', which is not one of"):
         MarkovSource(P, states=["a", "b"]).encode(["a", "z"])
+
+
+# --- block entropies of the exact sources ------------------------------------------------------
+
+
+def test_block_entropy_of_iid_and_markov_sources_by_enumeration():
+    import itertools
+
+    chain = MarkovSource(P)
+    for n in (1, 2, 3, 5):
+        sequences = np.array(list(itertools.product([0, 1], repeat=n)))
+        probabilities = np.array([2.0 ** chain.log_probability(x) for x in sequences])
+        assert probabilities.sum() == pytest.approx(1.0)
+        assert chain.block_entropy(n) == pytest.approx(-(probabilities * np.log2(probabilities)).sum())
+    assert chain.block_entropy(1) == pytest.approx(binary_entropy(1 / 6))  # H(pi), the unigram entropy
+    assert chain.block_entropy(1000) / 1000 == pytest.approx(HAND_RATE, abs=1e-3)
+    assert IIDSource([0.25, 0.75]).block_entropy(4) == pytest.approx(4 * 0.8112781245)
+    with pytest.raises(ValueError, match="n must be at least 1"):
+        chain.block_entropy(0)
+
+
+# --- the mixture: stationary, not ergodic ------------------------------------------------------
+
+FAIR = IIDSource([0.5, 0.5], outcomes=["a", "b"])
+BENT = IIDSource([0.9, 0.1], outcomes=["a", "b"])
+
+
+def test_mixture_rate_is_the_weighted_average_of_its_sources():
+    bag = MixtureSource([FAIR, BENT])
+    assert bag.entropy_rate() == pytest.approx((1 + binary_entropy(0.1)) / 2)
+    assert round(bag.entropy_rate(), 4) == 0.7345
+    np.testing.assert_allclose(bag.stationary_distribution(), [0.7, 0.3])
+    uneven = MixtureSource([FAIR, MarkovSource(P, states=["a", "b"])], weights=[0.25, 0.75])
+    assert uneven.entropy_rate() == pytest.approx(0.25 + 0.75 * HAND_RATE)
+    assert uneven.entropy_rate(base=math.e) == pytest.approx((0.25 + 0.75 * HAND_RATE) * math.log(2))
+    assert bag.outcomes == ("a", "b") and bag.sources == (FAIR, BENT)
+    assert bag.weights.tolist() == [0.5, 0.5] and "2 sources" in repr(bag)
+
+
+def test_mixture_probability_is_the_weighted_sum_of_the_sources():
+    bag = MixtureSource([FAIR, MarkovSource(P, states=["a", "b"])], weights=[0.3, 0.7])
+    x = bag.sample(40, seed=2)
+    for k in (1, 5, 40):
+        direct = 0.3 * 2.0 ** FAIR.log_probability(x[:k]) + 0.7 * 2.0 ** bag.sources[1].log_probability(x[:k])
+        assert bag.log_probability(x[:k]) == pytest.approx(math.log2(direct))
+    assert bag.running_rate(x)[-1] == pytest.approx(bag.empirical_rate(x))
+
+
+def test_one_mixture_sample_converges_to_its_own_sources_rate_not_the_mixtures():
+    bag = MixtureSource([FAIR, BENT])
+    rng = np.random.default_rng(0)
+    picks = set()
+    for _ in range(6):
+        picked, x = bag.sample_with_choice(20_000, seed=rng)
+        picks.add(picked)
+        own = bag.sources[picked].entropy_rate()
+        assert bag.empirical_rate(x) == pytest.approx(own, abs=0.02)
+        assert abs(bag.empirical_rate(x) - bag.entropy_rate()) > 0.2
+    assert picks == {0, 1}
+
+
+def test_mixture_sampling_is_reproducible_and_impossible_symbols_are_infinite():
+    bag = MixtureSource([FAIR, BENT])
+    assert np.array_equal(bag.sample(100, seed=5), bag.sample_with_choice(100, seed=5)[1])
+    sure = MixtureSource([IIDSource([1.0, 0.0]), IIDSource([1.0, 0.0])])
+    assert sure.surprisals(np.array([0, 0, 1, 0])).tolist() == [0.0, 0.0, math.inf, math.inf]
+    assert sure.empirical_rate(np.array([0, 0])) == 0.0
+
+
+def test_mixture_validation():
+    with pytest.raises(TypeError, match="sources must be a non-empty list"):
+        MixtureSource([])
+    with pytest.raises(TypeError, match="sources must be a non-empty list"):
+        MixtureSource(FAIR)
+    with pytest.raises(TypeError, match=r"sources\[1\] must be an IIDSource or MarkovSource"):
+        MixtureSource([FAIR, "coin"])
+    with pytest.raises(ValueError, match=r"sources\[1\] has outcomes"):
+        MixtureSource([FAIR, IIDSource([0.5, 0.5], outcomes=["x", "y"])])
+    with pytest.raises(ValueError, match="weights has 3 entries for 2 sources"):
+        MixtureSource([FAIR, BENT], weights=[0.2, 0.3, 0.5])
+    with pytest.raises(ValueError, match="weights sum to"):
+        MixtureSource([FAIR, BENT], weights=[0.2, 0.3])
+    with pytest.raises(ValueError, match="n must be at least 1"):
+        MixtureSource([FAIR, BENT]).sample(0)

@@ -338,8 +338,8 @@ def test_lambda_explorer_rejects_wrong_shapes():
 
 
 def test_lambda_explorer_from_an_interpolated_model():
-    ngram = pytest.importorskip("lmcore.ngram")
-    text = pytest.importorskip("lmcore.text")
+    from lmcore import ngram, text
+
     model = ngram.Interpolated(3).fit(text.TOY_TRAIN)
     explorer = LambdaExplorer.from_model(model, text.TOY_TEST, text.TOY_TEST, initial_lambdas=(0.2, 0.3),
                                          grid_step=0.1)
@@ -383,3 +383,82 @@ def test_plots_return_figures_and_close_nothing():
         plots.bar_distribution([0.5, 0.5], ["a"])
     with pytest.raises(ValueError, match="perplexity has shape"):
         plots.lambda_triangle_map([0, 1], [0, 1], np.ones((3, 3)))
+
+
+# --- readable widgets: line spacing, bold only where it belongs, sliders that follow the drag -----
+
+
+def test_every_explorer_text_has_ordinary_line_spacing(lambda_explorer):
+    # JupyterLab gives HTML widgets a 28 px line height; wrapped text would be double-spaced.
+    probability = ProbabilityExplorer(preset="horse race")
+    lambda_explorer.lambda2.value = 0.95  # a notice in the message box
+    lambda_explorer.test_button.click()
+    for html_widget in (probability.output, probability.story, lambda_explorer.output, lambda_explorer.message,
+                        lambda_explorer.test_output):
+        assert html_widget.value.startswith('<div class="lmcore-text" style="line-height: 1.4'), html_widget.value[:80]
+
+
+def test_lambda_report_bolds_the_number_not_the_clause(untouched_lambda_explorer):
+    page = untouched_lambda_explorer.output.value
+    bold = re.findall(r"<b>(.*?)</b>", page)
+    assert bold == [f'<span class="lmcore-heldout-perplexity">{shown(page, "lmcore-heldout-perplexity")}</span>']
+    assert "(cross-entropy" in page
+
+
+def test_sliders_follow_the_drag_and_are_wide_enough_for_a_step(untouched_lambda_explorer):
+    from lmcore.widgets.base import SLIDER_TRACK_PX
+
+    probability = ProbabilityExplorer(preset="fair coin")
+    sliders = [untouched_lambda_explorer.lambda1, untouched_lambda_explorer.lambda2, *probability.p_sliders,
+               *probability.q_sliders]
+    for slider in sliders:
+        assert slider.continuous_update, slider.description
+        width = int(slider.layout.width.removesuffix("px"))
+        description = int(slider.style.description_width.removesuffix("px"))
+        track = width - description - 100  # the readout and margins take up to 100 px
+        assert track >= SLIDER_TRACK_PX >= 4 * 100  # a step of 0.01 of the range is at least 4 px
+
+
+def test_lambda_map_reads_well(untouched_lambda_explorer):
+    explorer = untouched_lambda_explorer
+    figure = plots.lambda_triangle_map(explorer.grid.lambda1, explorer.grid.lambda2, explorer.grid.perplexity,
+                                       current=(0.1, 0.3), optimum=explorer.em_lambdas)
+    ax, colour_bar = figure.axes
+    assert "perplexity for each (λ1, λ2)" in ax.get_title()
+    ticks = [t for t in colour_bar.get_yticks() if colour_bar.get_ylim()[0] <= t <= colour_bar.get_ylim()[1]]
+    assert len(ticks) >= 4, ticks  # a colour bar with two ticks cannot be read
+    assert "log colour scale" in colour_bar.get_ylabel()
+    (image,) = ax.get_images()
+    assert image.get_clip_path() is not None  # cut along λ1 + λ2 = 1, not a staircase of grid cells
+    plt.close(figure)
+
+
+@pytest.mark.parametrize("low, high", [(81.57, 112.3), (3.0, 3.5), (2.0, 2000.0), (0.5, 0.51)])
+def test_nice_ticks_are_round_and_inside(low, high):
+    ticks = plots.nice_ticks(low, high)
+    assert 1 <= len(ticks) <= 12 and all(low - 1e-9 <= t <= high + 1e-9 for t in ticks)
+    assert ticks == sorted(ticks) and len({f"{t:g}" for t in ticks}) == len(ticks)
+
+
+def test_learning_curve_says_its_axes_are_log():
+    figure = plots.learning_curve([1000, 10000], {1: [900, 700]})
+    ax = figure.axes[0]
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    assert "log scale" in ax.get_xlabel() and "log scale" in ax.get_ylabel()
+    plt.close(figure)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_preset_weights_sit_on_the_slider_grid(name):
+    # A slider that follows the drag sends its value, rounded to its step, back when it is displayed:
+    # a preset off the grid would change by itself.
+    from lmcore.widgets.probability import WEIGHT_STEP, slider_weights
+
+    preset = PRESETS[name]
+    for probabilities in (preset.p, preset.q):
+        weights = np.array(slider_weights(probabilities))
+        assert np.allclose(np.round(weights / WEIGHT_STEP) * WEIGHT_STEP, weights, rtol=0, atol=1e-12)
+        assert weights.max() <= 1 and np.allclose(weights / weights.sum(), probabilities, rtol=1e-12, atol=0)
+    explorer = ProbabilityExplorer(preset=name)
+    assert [s.value for s in explorer.p_sliders] == list(slider_weights(preset.p))
+    assert explorer.result.entropy == pytest.approx(info.entropy(preset.p), abs=1e-12)

@@ -265,3 +265,40 @@ def test_fairness_row_is_a_plain_record():
                       bits_per_token=math.log2(100.0), total_bits=10 * math.log2(100.0), n_characters=20,
                       bits_per_character=3.3219)
     assert row.unit == "word" and row.total_bits == pytest.approx(66.4386, abs=1e-4)
+
+
+# --- branching factor: labels, speed and sliders -----------------------------------------
+
+
+def test_outcome_labels_never_collide():
+    from lmcore.widgets.branching import outcome_ticks
+
+    explorer = BranchingExplorer(k=10)
+    renderer = explorer._redraw.canvas.get_renderer()
+    for k in (2, 9, 15, 16, 20, 26, 30):
+        explorer.k.value = k
+        shown = [label for label in explorer._labels if label.get_visible()]
+        assert [label.get_text() for label in shown] == [str(t) for t in outcome_ticks(k)]
+        boxes = [label.get_window_extent(renderer) for label in shown]
+        assert all(a.x1 + 2 <= b.x0 for a, b in zip(boxes, boxes[1:])), f"k = {k}: labels overlap"
+    for k in (15, 30):  # the static figure's tick labels too
+        figure = branching_figure(branching_factor(k))
+        figure.canvas.draw()
+        ticks = [t.get_window_extent() for t in figure.axes[0].get_xticklabels() if t.get_text()]
+        assert all(a.x1 + 2 <= b.x0 for a, b in zip(ticks, ticks[1:])), f"k = {k}: tick labels overlap"
+        plt.close(figure)
+
+
+def test_a_change_of_k_redraws_only_bars_and_labels():
+    explorer = BranchingExplorer(k=10)
+    figure = explorer._redraw.figure
+    explorer.k.value = 25
+    assert explorer._redraw.figure is figure  # no new figure per change of k
+    assert sum(bar.get_visible() for bar in explorer._all_bars) == 25
+    assert explorer._axes.get_xlim() == pytest.approx((-0.7, 24.7))
+
+
+def test_branching_sliders_follow_the_drag():
+    explorer = BranchingExplorer()
+    assert explorer.k.continuous_update and explorer.skew.continuous_update
+    assert explorer.output.value.startswith('<div class="lmcore-text"')

@@ -1,23 +1,31 @@
 """Self-checks of chapter 4, *Perplexity* (notebooks/04_perplexity.ipynb), section "Check yourself".
 
->>> check_ab_perplexity(2.5).correct
-True
->>> print(check_ab_perplexity(2.2361))  # doctest: +NORMALIZE_WHITESPACE
-Not yet: 2.2361 is what you get with log2(0.2) = -2.3219 in place of log2(0.16);
-the text "A B" has probability 0.8 x 0.2 = 0.16.
+Every numeric exercise states its precision in the notebook ("to 3 significant digits")
+and its checker accepts any answer at that precision (:data:`SIG_DIGITS`).
+
+>>> check_weighted_branching(8).correct, check_weighted_branching(8.004).correct
+(True, True)
+>>> print(check_weighted_branching(17))  # doctest: +NORMALIZE_WHITESPACE
+Not yet: 17 is what you get by averaging the inverse probabilities (2 and 32); perplexity averages
+their logarithms (the bits) and then goes back: 2 ** mean(bits).
 """
 
 from __future__ import annotations
 
 import math
 
-from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.exercises.feedback import Feedback, check_number
 
 __all__ = [
-    "check_better_model",
-    "check_ab_perplexity",
-    "check_ab_cross_entropy",
-    "check_uniform_perplexity",
+    "SIG_DIGITS",
+    "BRANCHING_EXERCISE",
+    "check_weighted_branching",
+    "CROSS_ENTROPY_EXERCISE",
+    "check_cross_entropy_bits",
+    "BITS_GAIN_EXERCISE",
+    "check_perplexity_after_gain",
+    "SURPRISING_TOKEN_EXERCISE",
+    "check_one_surprising_token",
     "EOS_EXERCISE_PROBS",
     "check_sentence_perplexity_with_eos",
     "AGGREGATION_EXERCISE",
@@ -26,57 +34,101 @@ __all__ = [
     "check_bits_per_character",
 ]
 
+#: The precision every numeric exercise of chapter 4 asks for: 3 significant digits.
+SIG_DIGITS = 3
 
-def check_better_model(answer) -> Feedback:
-    """Model A has perplexity 50 on a test set, model B 100 on the same test set. Which is better?
+
+def _check(answer, expected: float, mistakes: dict[float, str]) -> Feedback:
+    return check_number(answer, expected, mistakes=mistakes, sig_digits=SIG_DIGITS)
+
+
+# Half of the test tokens get probability 1/2, the other half 1/32.
+BRANCHING_EXERCISE = {"probabilities": (1 / 2, 1 / 32), "shares": (0.5, 0.5)}
+
+
+def check_weighted_branching(answer) -> Feedback:
+    """Perplexity of a model that gives half the tokens probability 1/2 and half 1/32:
+    2 ** (mean surprisal in bits) = 2 ** ((1 + 5) / 2) = 8.
 
     Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
     """
-    return check_choice(answer, "A", explanations={
-        "A": "lower perplexity is better; A is as uncertain as a uniform choice among 50 words, B among 100.",
-        "B": "perplexity is an effective number of choices per word, so the higher one is the more confused "
-             "model.",
+    (p, q), (a, b) = BRANCHING_EXERCISE["probabilities"], BRANCHING_EXERCISE["shares"]
+    bits = -(a * math.log2(p) + b * math.log2(q))
+    return _check(answer, 2**bits, {
+        a / p + b / q: "by averaging the inverse probabilities (2 and 32); perplexity averages their "
+                       "logarithms (the bits) and then goes back: 2 ** mean(bits).",
+        1 / (a * p + b * q): "by inverting the mean probability; perplexity inverts the geometric mean, "
+                             "2 ** mean(bits).",
+        bits: "by stopping at the cross-entropy in bits per token; perplexity is 2 to that power.",
+        math.exp(bits): "by raising e to a number of bits; bits go back with 2 ** H.",
     })
 
 
-def check_ab_perplexity(answer) -> Feedback:
-    """P(A) = 0.8, P(B) = 0.2: the perplexity of the text "A B".
+# A unigram model over three words and a four-word test text.
+CROSS_ENTROPY_EXERCISE = {"model": {"A": 0.6, "B": 0.3, "C": 0.1}, "text": ("A", "A", "B", "C")}
+
+
+def check_cross_entropy_bits(answer) -> Feedback:
+    """Cross-entropy, in bits per word, of the text "A A B C" under P(A) = 0.6, P(B) = 0.3, P(C) = 0.1:
+    -(1/N) Σ log2 P(w_i).
 
     Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
     """
-    return check_number(answer, 2.5, mistakes={
-        5 ** 0.5: "with log2(0.2) = -2.3219 in place of log2(0.16); the text \"A B\" has probability "
-                  "0.8 x 0.2 = 0.16.",
-        1 / 0.16: "without the N-th root: 1/P is the inverse probability of the whole text, "
-                  "perplexity takes its square root for N = 2 words.",
-        0.16 ** 0.5: "without inverting: perplexity is P(text) to the power -1/N, not 1/N.",
-        -math.log2(0.16) / 2: "by stopping at the cross-entropy (bits per word); perplexity is 2 to that power.",
-    }, digits=4)
-
-
-def check_ab_cross_entropy(answer) -> Feedback:
-    """P(A) = 0.8, P(B) = 0.2: the cross-entropy of the text "A B" in bits per word.
-
-    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
-    """
-    bits = -math.log2(0.16) / 2
-    return check_number(answer, bits, mistakes={
-        -math.log(0.16) / 2: "with the natural log: that is nats per word; divide by ln 2 for bits.",
-        -math.log2(0.2) / 2: "with log2(0.2) = -2.3219 in place of log2(0.16) = -2.6439.",
-        -math.log2(0.16): "without dividing by N = 2: that is the whole text's information, not per word.",
-        -math.log10(0.16) / 2: "with log10: that is in bans (decimal digits); use log2 for bits.",
+    model, words = CROSS_ENTROPY_EXERCISE["model"], CROSS_ENTROPY_EXERCISE["text"]
+    logs2 = [math.log2(model[w]) for w in words]
+    bits = -sum(logs2) / len(words)
+    return _check(answer, bits, {
+        bits * math.log(2): "with the natural log: that is nats per word; divide by ln 2 for bits.",
+        bits / math.log2(10): "with log10; use log2 for bits.",
+        -sum(logs2): "without dividing by N = 4: that is the whole text's information, not per word.",
+        -sum(math.log2(p) for p in model.values()) / len(model): "by scoring each word type once; A occurs "
+                                                                 "twice in the text and costs its bits twice.",
+        -sum(p * math.log2(p) for p in model.values()): "with the entropy of the model's own distribution; "
+                                                        "the cross-entropy scores the text that actually came.",
+        2**bits: "by giving the perplexity, 2 to the bits; the question asks for the bits.",
     })
 
 
-def check_uniform_perplexity(answer, k: int = 26) -> Feedback:
-    """A model that gives each of ``k`` letters the same probability: its perplexity on any text.
+# The English trigram's cross-entropy on the test set (section 4) and a better model's gain.
+BITS_GAIN_EXERCISE = {"bits per token": 6.3465, "gain in bits per token": 0.5}
+
+
+def check_perplexity_after_gain(answer) -> Feedback:
+    """A model 0.5 bits per token better than one with 6.3465 bits: its perplexity, 2 ** (6.3465 - 0.5).
 
     Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
     """
-    return check_number(answer, k, mistakes={
-        math.log2(k): f"by reporting the cross-entropy log2({k}); perplexity is 2 to that power.",
-        1 / k: "by reporting the probability of one letter; perplexity is its inverse.",
-    }, digits=2)
+    bits, gain = BITS_GAIN_EXERCISE["bits per token"], BITS_GAIN_EXERCISE["gain in bits per token"]
+    before = 2**bits
+    return _check(answer, 2 ** (bits - gain), {
+        before - gain: "by subtracting the bits from the perplexity; bits are an exponent: 2 ** (H - 0.5).",
+        math.exp(bits - gain): "with e ** H; H is in bits, so the perplexity is 2 ** H.",
+        before / 2: "by halving the perplexity: that is a gain of a whole bit; half a bit divides it by "
+                    "2 ** 0.5.",
+    })
+
+
+# 999 tokens with probability 0.1 and one very surprising token.
+SURPRISING_TOKEN_EXERCISE = {"tokens": 1000, "usual probability": 0.1, "surprising probability": 1e-10}
+
+
+def check_one_surprising_token(answer) -> Feedback:
+    """Perplexity of 1,000 tokens, 999 with probability 0.1 and one with 1e-10:
+    10 ** ((999 * 1 + 10) / 1000) = 10.2094.
+
+    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    """
+    data = SURPRISING_TOKEN_EXERCISE
+    n, usual, rare = data["tokens"], data["usual probability"], data["surprising probability"]
+    mean_log = ((n - 1) * math.log(usual) + math.log(rare)) / n
+    return _check(answer, math.exp(-mean_log), {
+        1 / usual: "by leaving the surprising token out; it costs 33 bits where the others cost 3.3, and "
+                   "perplexity averages the bits of every token.",
+        ((n - 1) / usual + 1 / rare) / n: "by averaging the inverse probabilities; perplexity averages their "
+                                          "logarithms and goes back: one rare token moves it only a little.",
+        -mean_log: "by stopping at the mean surprisal in nats; perplexity is e to that power.",
+        -mean_log / math.log(2): "by stopping at the mean surprisal in bits; perplexity is 2 to that power.",
+    })
 
 
 # A bigram model for the </s> exercise: P(w | previous word) on a three-word language.
@@ -90,7 +142,7 @@ def check_sentence_perplexity_with_eos(answer) -> Feedback:
     """
     logs = [math.log(p) for p in EOS_EXERCISE_PROBS.values()]
     without_eos = logs[:2]
-    return check_number(answer, math.exp(-sum(logs) / 3), mistakes={
+    return _check(answer, math.exp(-sum(logs) / 3), {
         math.exp(-sum(without_eos) / 2): "by forgetting </s>: it is predicted (with P = 0.5) and counted, "
                                          "so N = 3.",
         math.exp(-sum(logs) / 2): "by scoring </s> but not counting it: N = 3 predicted tokens, not 2 words.",
@@ -110,7 +162,7 @@ def check_corpus_perplexity(answer) -> Feedback:
     sentences = list(AGGREGATION_EXERCISE.values())
     all_logs = [math.log(p) for s in sentences for p in s]
     per_sentence = [math.exp(-sum(map(math.log, s)) / len(s)) for s in sentences]
-    return check_number(answer, math.exp(-sum(all_logs) / len(all_logs)), mistakes={
+    return _check(answer, math.exp(-sum(all_logs) / len(all_logs)), {
         sum(per_sentence) / len(per_sentence): "by averaging the two sentence perplexities; corpus perplexity "
                                                "pools all tokens: exp(-total log-prob / total tokens).",
         math.exp(sum(math.log(p) for p in per_sentence) / 2): "with a geometric mean of sentence perplexities, "
@@ -133,7 +185,7 @@ def check_bits_per_character(answer) -> Feedback:
     """
     data = BITS_PER_CHARACTER_EXERCISE
     pp, n, chars = data["perplexity per token"], data["tokens N"], data["characters"]
-    return check_number(answer, n * math.log2(pp) / chars, mistakes={
+    return _check(answer, n * math.log2(pp) / chars, {
         math.log2(pp): "by stopping at bits per token, log2(512) = 9; the text's total bits, N x 9, "
                        "are then shared among its characters.",
         2 ** (n * math.log2(pp) / chars): "by giving the perplexity per character, 2 to the bits per character; "

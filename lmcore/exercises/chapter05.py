@@ -1,8 +1,16 @@
 """Self-checks of chapter 5, *Smoothing and interpolation* (notebooks/05_smoothing_interpolation.ipynb),
 section "Check yourself".
+
+Every numeric exercise states its precision in the notebook and its checker accepts any
+answer at that precision (3 significant digits, 2 for the add-k mass).
+
+>>> check_interpolated_probability(0.238).correct, check_em_step(0.51).correct
+(True, True)
 """
 
 from __future__ import annotations
+
+import math
 
 from lmcore.exercises.feedback import Feedback, check_choice, check_number
 
@@ -10,22 +18,21 @@ __all__ = [
     "INTERPOLATION_EXERCISE",
     "check_interpolated_probability",
     "check_rescue_choice",
-    "check_test_set_tuning",
+    "EM_EXERCISE",
+    "check_em_step",
     "ADD_K_EXERCISE",
     "check_add_one_unseen_bigram",
     "check_add_k_unseen_mass",
-    "check_set_for_choosing_k",
+    "RESCUED_TOKEN_EXERCISE",
+    "check_rescued_token_bits",
 ]
 
-
-# --- chapter 5: smoothing and interpolation ---
-
 #: Interpolation exercise: weights λ1, λ2, λ3 (unigram first) and the three estimates of one word.
-INTERPOLATION_EXERCISE = {"lambdas": (0.2, 0.3, 0.5), "probs": (0.01, 0.1, 0.4)}
+INTERPOLATION_EXERCISE = {"lambdas": (0.2, 0.3, 0.5), "probs": (0.04, 0.1, 0.4)}
 
 
 def check_interpolated_probability(answer) -> Feedback:
-    """λ = (0.2, 0.3, 0.5), P1 = 0.01, P2 = 0.1, P3 = 0.4: the interpolated probability Σ_i λ_i P_i.
+    """λ = (0.2, 0.3, 0.5), P1 = 0.04, P2 = 0.1, P3 = 0.4: the interpolated probability Σ_i λ_i P_i.
 
     Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
     """
@@ -35,10 +42,10 @@ def check_interpolated_probability(answer) -> Feedback:
         sum(w * p for w, p in zip(reversed(lambdas), probs)): "with the weights in reverse order: λ1 weighs "
                                                               "the unigram estimate, λ3 the trigram one.",
         sum(probs) / 3: "by averaging the three estimates: interpolation weighs each one by its λ.",
-        sum(terms[1:]): "by leaving out the unigram term λ1 P1 = 0.002; every order contributes.",
+        sum(terms[1:]): "by leaving out the unigram term λ1 P1 = 0.008; every order contributes.",
         terms[2]: "with the trigram term alone; add λ1 P1 and λ2 P2.",
         sum(probs): "by adding the estimates without their weights.",
-    }, digits=4)
+    }, sig_digits=3)
 
 
 def check_rescue_choice(answer) -> Feedback:
@@ -58,28 +65,29 @@ def check_rescue_choice(answer) -> Feedback:
     })
 
 
-def check_test_set_tuning(answer) -> Feedback:
-    """Why is a perplexity reported on the test set optimistic when λ was chosen on that same test set?
+#: EM exercise: starting weights (λ1, λ2) of a two-order model and two held-out tokens' (P1, P2).
+EM_EXERCISE = {"lambdas": (0.5, 0.5), "order_probs": ((0.01, 0.5), (0.02, 0.0))}
 
-    A: λ was fitted to the quirks of those very sentences, so the number no longer estimates
-       the perplexity on new text.
-    B: the test set is smaller than the training set.
-    C: EM always overfits, whatever data it runs on.
-    D: it is not optimistic: tuning on the data you report on gives the fairest number.
+
+def check_em_step(answer) -> Feedback:
+    """λ1 after one EM step from :data:`EM_EXERCISE`: the mean over the tokens of λ1 P1 / Σ_j λ_j P_j.
 
     Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
     """
-    return check_choice(answer, "A", explanations={
-        "A": "choosing λ on the test set is training on it: the weights fit those sentences' quirks, so the "
-             "number looks better than the model will do on text it has not seen. Choose on held-out data, "
-             "report once on the test set.",
-        "B": "a small test set makes the number noisy, but noise alone goes both ways; the optimism comes from "
-             "choosing λ on the same sentences you report on.",
-        "C": "EM on held-out data gives weights that carry over to new text; the problem is which data it "
-             "runs on, not EM.",
-        "D": "the lowest number on the test set is what you chose for; it is no longer an estimate for new "
-             "text, just as a training-set perplexity is not.",
-    })
+    lambdas, rows = EM_EXERCISE["lambdas"], EM_EXERCISE["order_probs"]
+    shares = [[w * p / sum(v * q for v, q in zip(lambdas, row)) for w, p in zip(lambdas, row)] for row in rows]
+    new = [sum(column) / len(rows) for column in zip(*shares)]
+    weighted = [[w * p for w, p in zip(lambdas, row)] for row in rows]
+    pooled = sum(row[0] for row in weighted) / sum(sum(row) for row in weighted)
+    return check_number(answer, new[0], mistakes={
+        new[1]: "for λ2, the bigram's weight; the question asks for λ1, the unigram's.",
+        sum(row[0] for row in weighted) / len(rows): "by averaging λ1 P1 without dividing each by its token's "
+                                                     "mixed probability Σ_j λ_j P_j.",
+        pooled: "by dividing the summed λ1 P1 by the summed mixed probabilities; EM takes each token's share "
+                "first, then the mean of the shares.",
+        lambdas[0]: "by leaving λ1 where it started; one step moves it towards the order that explains "
+                    "the tokens better.",
+    }, sig_digits=3)
 
 
 #: Add-k exercises: a history h seen c(h) times with seen_types distinct next words, |V| outcomes.
@@ -101,7 +109,7 @@ def check_add_one_unseen_bigram(answer) -> Feedback:
         1 / (c_h + 1): "by adding 1 to the denominator: one is added to each of the |V| counts, so the "
                        "denominator grows by |V|.",
         1 / c_h: "with c(h) alone in the denominator: add |V| for the ones added to every count.",
-    }, digits=6)
+    }, digits=6, sig_digits=3)
 
 
 def check_add_k_unseen_mass(answer) -> Feedback:
@@ -123,19 +131,25 @@ def check_add_k_unseen_mass(answer) -> Feedback:
         k * unseen / c_h: "without k|V| in the denominator (a probability mass cannot exceed 1).",
         k * unseen / (c_h + k * unseen): "by adding k only for the unseen words in the denominator: every "
                                          "one of the |V| counts gets k.",
-    }, digits=4)
+    }, digits=4, sig_digits=2)
 
 
-def check_set_for_choosing_k(answer) -> Feedback:
-    """On which data do you choose k (or λ)? A: training set, B: held-out set, C: test set.
+#: A test token rescued by the unigram: the weights and its three estimates.
+RESCUED_TOKEN_EXERCISE = {"lambdas": (0.05, 0.25, 0.7), "probs": (0.0004, 0.0, 0.0)}
+
+
+def check_rescued_token_bits(answer) -> Feedback:
+    """Surprisal in bits of a token rescued by the unigram: -log2(λ1 P1) = -log2(0.05 x 0.0004).
 
     Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
     """
-    return check_choice(answer, "B", explanations={
-        "A": "on the training set the unsmoothed counts fit best, so k would shrink towards 0 and give "
-             "unseen words nothing: the training text has no unseen words to reward smoothing.",
-        "B": "held-out data is text the counts have not seen, so it rewards the right amount of smoothing, "
-             "and the test set stays unused until the one final report.",
-        "C": "the test set must stay unused until the final report; a k chosen there makes that report "
-             "optimistic.",
-    })
+    lambdas, probs = RESCUED_TOKEN_EXERCISE["lambdas"], RESCUED_TOKEN_EXERCISE["probs"]
+    mixed = sum(w * p for w, p in zip(lambdas, probs))
+    return check_number(answer, -math.log2(mixed), mistakes={
+        -math.log(mixed): "with the natural log: that is nats; divide by ln 2 for bits.",
+        -math.log10(mixed): "with log10; use log2 for bits.",
+        -math.log2(probs[0]): "with the unigram estimate alone: the mixture gives it only λ1 = 0.05 of its "
+                              "weight, so the token costs log2(1/0.05) = 4.32 bits more.",
+        -math.log2(lambdas[0]): "with the weight alone; multiply it by the unigram estimate.",
+        mixed: "by giving the probability λ1 P1; its surprisal is -log2 of it.",
+    }, sig_digits=3)

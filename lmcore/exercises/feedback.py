@@ -14,7 +14,7 @@ import html
 import math
 from dataclasses import dataclass
 
-__all__ = ["UNANSWERED", "Feedback", "check_choice", "check_number"]
+__all__ = ["UNANSWERED", "Feedback", "check_choice", "check_number", "half_unit"]
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,25 @@ UNANSWERED = Feedback(None, "Not answered yet: replace None with your answer and
 
 
 def check_number(answer, expected: float, *, mistakes: dict[float, str] | None = None, digits: int = 4,
-                 rel_tol: float = 5e-4) -> Feedback:
+                 rel_tol: float = 5e-4, sig_digits: int | None = None) -> Feedback:
     """Compare a numeric answer with ``expected``; match known ``mistakes`` {value: hint} too.
 
-    An answer is right when it agrees with ``expected`` to ``rel_tol`` (so that an
-    answer rounded to four significant digits passes).
+    Without ``sig_digits``, an answer is right when it agrees with ``expected`` to
+    ``rel_tol`` (so that an answer rounded to four significant digits passes).
+
+    With ``sig_digits`` (the precision the exercise states: "to 3 significant digits"),
+    any answer at that precision is right: one within half a unit of the
+    ``sig_digits``-th significant digit of ``expected``,
+
+        |answer - expected| <= 0.5 * 10 ** (floor(log10 |expected|) - sig_digits + 1),
+
+    and a mistake is recognised at the same precision of its own value. An answer that
+    is right only to one digit fewer is told to give more digits.
+
+    >>> check_number(1.32, 1.3219, sig_digits=3).correct, check_number(1.33, 1.3219, sig_digits=3).correct
+    (True, False)
+    >>> print(check_number(1.3, 1.3219, sig_digits=3))
+    Not yet: 1.3 is close, but the exercise asks for 3 significant digits.
     """
     if answer is None:
         return UNANSWERED
@@ -52,12 +66,38 @@ def check_number(answer, expected: float, *, mistakes: dict[float, str] | None =
             answer = float(answer)
         except (TypeError, ValueError):
             return Feedback(False, f"Not yet: expected a number, got {answer!r}.")
-    if math.isclose(answer, expected, rel_tol=rel_tol):
+    if sig_digits is None:
+        def agrees(value: float) -> bool:
+            return math.isclose(answer, value, rel_tol=rel_tol)
+        shown = f"{answer:.{digits}f}"
+    else:
+        if isinstance(sig_digits, bool) or not isinstance(sig_digits, int) or sig_digits < 1:
+            raise ValueError(f"sig_digits must be a positive integer, got {sig_digits!r}")
+
+        def agrees(value: float, digits_needed: int = sig_digits) -> bool:
+            return abs(answer - value) <= half_unit(value, digits_needed) * (1 + 1e-9)  # a hair for float rounding
+        shown = f"{answer:.{max(digits, sig_digits) + 2}g}"
+    if agrees(expected):
         return Feedback(True, f"Correct: {expected:.{digits}f}.")
     for value, hint in (mistakes or {}).items():
-        if math.isclose(answer, value, rel_tol=rel_tol):
-            return Feedback(False, f"Not yet: {answer:.{digits}f} is what you get {hint}")
-    return Feedback(False, f"Not yet: {answer:.{digits}f} is not it. Check each step against the text above.")
+        if agrees(value):
+            return Feedback(False, f"Not yet: {shown} is what you get {hint}")
+    if sig_digits is not None and sig_digits > 1 and agrees(expected, sig_digits - 1):
+        return Feedback(False, f"Not yet: {shown} is close, but the exercise asks for {sig_digits} significant digits.")
+    return Feedback(False, f"Not yet: {shown} is not it. Check each step against the text above.")
+
+
+def half_unit(value: float, sig_digits: int) -> float:
+    """Half a unit of the ``sig_digits``-th significant digit of ``value``: the widest an answer
+    rounded to ``sig_digits`` significant digits can be from it.
+
+    >>> half_unit(1.3219, 3), half_unit(0.000952, 3), half_unit(57.54, 3)
+    (0.005, 5e-07, 0.05)
+    """
+    if value == 0 or not math.isfinite(value):
+        return 0.0
+    unit = 10.0 ** (math.floor(math.log10(abs(value))) - sig_digits + 1)
+    return float(f"{unit / 2:.3g}")
 
 
 def check_choice(answer, expected: str, *, explanations: dict[str, str]) -> Feedback:

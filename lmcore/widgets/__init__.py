@@ -41,12 +41,48 @@ VS Code and Colab. Result widgets carry CSS classes (``lmcore-result``,
 '1.0000'
 """
 
+from lmcore.widgets.bleu import (
+    BLEU_PRESETS,
+    MAX_REFERENCES,
+    BleuExplorer,
+    BleuPreset,
+    BleuReport,
+    bleu_html,
+    bleu_report,
+)
 from lmcore.widgets.branching import (
     BranchingExplorer,
     BranchingReport,
     branching_factor,
     branching_figure,
     branching_html,
+)
+from lmcore.widgets.compression import (
+    MAX_MESSAGE,
+    CompressionExplorer,
+    CompressionReport,
+    compression_html,
+    compression_report,
+    narrowing_figure,
+    narrowing_svg,
+)
+from lmcore.widgets.cross_entropy import (
+    CROSS_ENTROPY_PRESETS,
+    CrossEntropyExplorer,
+    CrossEntropyPreset,
+    CrossEntropyReport,
+    cross_entropy_html,
+    cross_entropy_report,
+)
+from lmcore.widgets.entropy_rate import (
+    SOURCE_KINDS,
+    EntropyRateExplorer,
+    EntropyRateReport,
+    entropy_rate_figure,
+    entropy_rate_html,
+    entropy_rate_report,
+    entropy_rate_source,
+    two_state_sample,
 )
 from lmcore.widgets.fairness import (
     FairnessExplorer,
@@ -65,6 +101,7 @@ from lmcore.widgets.lambdas import (
     render_lambda_report,
     synthetic_order_probs,
 )
+from lmcore.widgets.letter_game import LetterGameExplorer, LetterReport, letter_html, letter_report
 from lmcore.widgets.probability import (
     PRESETS,
     DistributionReport,
@@ -76,6 +113,14 @@ from lmcore.widgets.probability import (
     explore_distribution,
     render_distribution,
 )
+from lmcore.widgets.shannon_game import (
+    GameSetup,
+    ShannonGameExplorer,
+    css_name,
+    format_probability,
+    game_html,
+    sentence_tokens,
+)
 
 __all__ = [
     "PRESETS", "Preset", "DistributionReport", "explore_distribution", "distribution_from_weights",
@@ -84,4 +129,13 @@ __all__ = [
     "synthetic_order_probs", "LambdaExplorer",
     "BranchingReport", "branching_factor", "branching_html", "branching_figure", "BranchingExplorer",
     "FairnessRow", "fairness_grid", "FairnessReport", "fairness_report", "fairness_html", "FairnessExplorer",
+    "SOURCE_KINDS", "two_state_sample", "entropy_rate_source", "EntropyRateReport", "entropy_rate_report",
+    "entropy_rate_html", "entropy_rate_figure", "EntropyRateExplorer",
+    "GameSetup", "sentence_tokens", "format_probability", "css_name", "game_html", "ShannonGameExplorer",
+    "LetterReport", "letter_report", "letter_html", "LetterGameExplorer",
+    "MAX_REFERENCES", "BleuPreset", "BLEU_PRESETS", "BleuReport", "bleu_report", "bleu_html", "BleuExplorer",
+    "CROSS_ENTROPY_PRESETS", "CrossEntropyPreset", "CrossEntropyReport", "cross_entropy_report",
+    "cross_entropy_html", "CrossEntropyExplorer",
+    "MAX_MESSAGE", "CompressionReport", "compression_report", "narrowing_figure", "narrowing_svg",
+    "compression_html", "CompressionExplorer",
 ]

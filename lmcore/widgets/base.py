@@ -19,8 +19,8 @@ from collections.abc import Iterable, Sequence
 
 import ipywidgets as widgets
 
-__all__ = ["INFINITY", "STATIC_NOTE", "Explorer", "static_html", "format_number", "span", "table_html",
-           "notes_html", "help_box", "picture_layout"]
+__all__ = ["INFINITY", "STATIC_NOTE", "SLIDER_TRACK_PX", "Explorer", "static_html", "format_number", "span",
+           "table_html", "notes_html", "readable", "help_box", "picture_layout", "slider_layout"]
 
 INFINITY = "∞"
 
@@ -135,9 +135,38 @@ def notes_html(notes: Iterable[str]) -> str:
     return "".join(f'<p class="lmcore-message">{html.escape(note)}</p>' for note in notes)
 
 
+def readable(text: str, max_width: str | None = None) -> str:
+    """``text`` (HTML) in a block with ordinary line spacing, for an ``HTML`` widget's value.
+
+    JupyterLab gives an ``HTML`` widget's content the line height of a control (28 px), so
+    text that wraps would be double-spaced; this block sets it back to 1.4 lines.
+
+    >>> readable("<p>a</p>")
+    '<div class="lmcore-text" style="line-height: 1.4"><p>a</p></div>'
+    """
+    width = f"; max-width: {max_width}" if max_width else ""
+    return f'<div class="lmcore-text" style="line-height: 1.4{width}">{text}</div>'
+
+
 def help_box(text: str, max_width: str = "50em") -> widgets.HTML:
     """An explorer's explanation above its controls (``text`` is HTML), in a readable column."""
-    return widgets.HTML(f'<div style="max-width: {max_width}; line-height: 1.4">{text}</div>')
+    return widgets.HTML(readable(text, max_width))
+
+
+#: The track a slider gets from :func:`slider_layout`, in pixels: a step of 1/100 of it is
+#: over 4 px, wide enough to be hit with a mouse.
+SLIDER_TRACK_PX = 420
+
+
+def slider_layout(description_px: int = 130) -> tuple[widgets.Layout, dict]:
+    """``(layout, style)`` for a slider whose description is ``description_px`` wide and whose
+    track is at least :data:`SLIDER_TRACK_PX` (the readout and the margins take up to 100 px more).
+
+    >>> layout, style = slider_layout(100); layout.width, style
+    ('620px', {'description_width': '100px'})
+    """
+    width = description_px + SLIDER_TRACK_PX + 100
+    return widgets.Layout(width=f"{width}px"), {"description_width": f"{description_px}px"}
 
 
 def picture_layout() -> widgets.Layout:

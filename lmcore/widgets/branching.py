@@ -20,12 +20,14 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
+import matplotlib.transforms as mtransforms
 import numpy as np
 
 from lmcore import info, plots
-from lmcore.widgets.base import Explorer, format_number, help_box, picture_layout, span
+from lmcore.widgets.base import Explorer, format_number, help_box, picture_layout, readable, slider_layout, span
 
-__all__ = ["BranchingReport", "branching_factor", "branching_html", "branching_figure", "BranchingExplorer"]
+__all__ = ["BranchingReport", "branching_factor", "branching_html", "branching_figure", "outcome_ticks",
+           "BranchingExplorer"]
 
 
 # --- pure part -----------------------------------------------------------------------------
@@ -101,10 +103,36 @@ def branching_html(report: BranchingReport) -> str:
     return f"<ul>{''.join(f'<li>{line}</li>' for line in lines)}</ul>"
 
 
+def outcome_ticks(k: int) -> list[int]:
+    """The outcomes (numbered from 1) that get a tick label on the x axis: all of them up to 15,
+    else 1 and every fifth, so that the labels never collide.
+
+    >>> outcome_ticks(4), outcome_ticks(22)
+    ([1, 2, 3, 4], [1, 5, 10, 15, 20])
+    """
+    return list(range(1, k + 1)) if k <= 15 else [1, *range(5, k + 1, 5)]
+
+
+def _show_outcomes(ax, k: int) -> None:
+    """Fit the x axis to ``k`` bars (at x = 0 .. k-1) and label the outcomes of :func:`outcome_ticks`."""
+    ticks = outcome_ticks(k)
+    ax.set_xlim(-0.7, k - 0.3)
+    ax.set_xticks([t - 1 for t in ticks], [str(t) for t in ticks], rotation=0, ha="center")
+
+
 def branching_figure(report: BranchingReport):
-    """Bars of the report's distribution. The caller closes it."""
-    return plots.bar_distribution(report.p, [str(i) for i in range(1, report.k + 1)], figsize=(4.6, 3.0),
-                                  p_name="p", title="the next outcome")
+    """Bars of the report's distribution, outcome 1 first. The caller closes it.
+
+    >>> fig = branching_figure(branching_factor(30, 0.5)); [t.get_text() for t in fig.axes[0].get_xticklabels()][:3]
+    ['1', '5', '10']
+    >>> plt.close(fig)
+    """
+    figure = plots.bar_distribution(report.p, [str(i) for i in range(1, report.k + 1)], figsize=(4.6, 3.0),
+                                    p_name="p", title="probability of each outcome")
+    ax = figure.axes[0]
+    _show_outcomes(ax, report.k)
+    ax.set_xlabel("outcome")
+    return figure
 
 
 # --- wiring ---------------------------------------------------------------------------------
@@ -119,9 +147,12 @@ _BRANCHING_HELP = (
 class BranchingExplorer(Explorer):
     """Perplexity as a (weighted average) branching factor: ``k`` outcomes, optionally skewed.
 
-    Controls: ``k`` (IntSlider) and ``skew`` (FloatSlider). ``result`` is the last
-    :class:`BranchingReport`. Changing ``k`` draws a new picture; moving ``skew`` only
-    changes the bar heights (:class:`lmcore.plots.QuickRedraw`).
+    Controls: ``k`` (IntSlider) and ``skew`` (FloatSlider), both answering while dragged.
+    ``result`` is the last :class:`BranchingReport`. The figure is drawn once, with
+    ``max_k`` bars and its outcome labels as plain texts; a change of ``k`` shows the first
+    ``k`` bars and relabels them, a change of the skew moves only the bars; only those
+    artists are redrawn (:class:`lmcore.plots.QuickRedraw`), so that either takes a few
+    milliseconds, where redrawing the axis took tens.
 
     Introduced in notebooks/04_perplexity.ipynb, section "Perplexity as a branching factor".
 
@@ -136,13 +167,13 @@ class BranchingExplorer(Explorer):
         if not 2 <= start.k <= max_k:
             raise ValueError(f"k must be between 2 and max_k={max_k}, got {k}")
         self.result: BranchingReport | None = None
+        layout, style = slider_layout(90)
         self.k = widgets.IntSlider(value=start.k, min=2, max=max_k, step=1, description="k outcomes",
-                                   continuous_update=False, style={"description_width": "7em"},
-                                   layout=widgets.Layout(width="26em"))
+                                   continuous_update=True, style=style, layout=layout)
         self.k.add_class("lmcore-k")
+        layout, style = slider_layout(90)
         self.skew = widgets.FloatSlider(value=start.skew, min=0.0, max=1.0, step=0.01, readout_format=".2f",
-                                        description="skew", continuous_update=False,
-                                        style={"description_width": "7em"}, layout=widgets.Layout(width="26em"))
+                                        description="skew", continuous_update=True, style=style, layout=layout)
         self.skew.add_class("lmcore-skew")
         self.figure = widgets.Image(format="png", layout=picture_layout())
         self.figure.add_class("lmcore-figure")
@@ -154,24 +185,38 @@ class BranchingExplorer(Explorer):
             widgets.HBox([self.figure, self.output]),
         ])
         self.widget.add_class("lmcore-branching-explorer")
-        self._drawn_k = None
+        # One figure with max_k bars, drawn once; k only decides how many of them show.
+        figure = branching_figure(branching_factor(max_k))
+        plt.close(figure)  # out of pyplot's list: never shown twice, never piling up
+        self._axes = figure.axes[0]
+        self._axes.set_xticks([])  # the outcome labels are texts below the bars: cheaper to redraw than an axis
+        self._axes.set_xlabel("outcome", labelpad=16)  # room for those texts
+        below = mtransforms.blended_transform_factory(self._axes.transData, self._axes.transAxes)
+        self._labels = [self._axes.text(0, -0.03, "", transform=below, ha="center", va="top", fontsize="small")
+                        for _ in range(max_k)]
+        self._all_bars = list(self._axes.containers[0])
+        self._redraw = plots.QuickRedraw(figure, self._all_bars, settled=self._labels)
+        self._bars: list = []
         self.k.observe(self._update, names="value")
         self.skew.observe(self._update, names="value")
         self._update()
 
-    def _new_picture(self, report: BranchingReport) -> None:
-        figure = branching_figure(report)
-        plt.close(figure)  # out of pyplot's list: never shown twice, never piling up
-        self._bars = list(figure.axes[0].containers[0])
-        self._redraw = plots.QuickRedraw(figure, self._bars)
-        self._drawn_k = report.k
-
     def _update(self, change=None) -> None:
         report = branching_factor(self.k.value, self.skew.value)
-        if report.k != self._drawn_k:
-            self._new_picture(report)
+        if len(self._bars) != report.k:
+            self._axes.set_xlim(-0.7, report.k - 0.3)
+            ticks = outcome_ticks(report.k)
+            for i, label in enumerate(self._labels):
+                label.set_visible(i < len(ticks))
+                if i < len(ticks):
+                    label.set_x(ticks[i] - 1)
+                    label.set_text(str(ticks[i]))
+            self._redraw.settle()
+            for i, bar in enumerate(self._all_bars):
+                bar.set_visible(i < report.k)
+            self._bars = self._all_bars[:report.k]
         for bar, height in zip(self._bars, report.p):
             bar.set_height(height)
         self.figure.value = self._redraw.png()
-        self.output.value = branching_html(report)
+        self.output.value = readable(branching_html(report))
         self.result = report

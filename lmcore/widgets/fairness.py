@@ -30,7 +30,7 @@ import ipywidgets as widgets
 from lmcore.evaluate import evaluate
 from lmcore.ngram import Interpolated
 from lmcore.vocab import Vocabulary
-from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, span, table_html
+from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, readable, span, table_html
 
 __all__ = ["FairnessRow", "fairness_grid", "FairnessReport", "fairness_report", "fairness_html", "FairnessExplorer"]
 
@@ -169,12 +169,12 @@ def fairness_html(report: FairnessReport) -> str:
     >>> "123.4000" in fairness_html(fairness_report(grid, "char", 1))
     True
     """
-    columns = ["setting", "|V|", "test OOV", "tokens N", "perplexity per token", "bits per token",
+    columns = ["", "unit", "min_count", "|V|", "test OOV", "tokens N", "perplexity per token", "bits per token",
                "bits per character"]
     rows = []
     for name, row, css in (("reference", report.reference, "lmcore-reference"),
                            ("your choice", report.chosen, "lmcore-chosen")):
-        rows.append([f"{name}: {html.escape(row.unit)}s, min_count {row.min_count}", f"{row.vocabulary:,}",
+        rows.append([name, f"{html.escape(row.unit)}s", str(row.min_count), f"{row.vocabulary:,}",
                      f"{row.oov_rate:.2%}", f"{row.n_tokens:,}",
                      span(f"{css}-perplexity", format_number(row.perplexity)), format_number(row.bits_per_token),
                      span(f"{css}-bpc", format_number(row.bits_per_character))])
@@ -200,7 +200,7 @@ class FairnessExplorer(Explorer):
     up and renders (:func:`fairness_report`, :func:`fairness_html`). Controls: ``unit``,
     ``min_count`` (Dropdowns); ``result`` is the last :class:`FairnessReport`.
 
-    Introduced in notebooks/04_perplexity.ipynb, section "Fair comparison".
+    Introduced in notebooks/04_perplexity.ipynb, section "Going further: vocabulary, unknown words and genre".
 
     >>> def row(unit, perplexity):
     ...     return FairnessRow(unit=unit, min_count=1, vocabulary=10, oov_rate=0.0, n_tokens=10,
@@ -250,9 +250,9 @@ class FairnessExplorer(Explorer):
     def _update(self, change=None) -> None:
         key = (self.unit.value, self.min_count.value)
         if key not in self.grid:
-            self.output.value = f'<p class="lmcore-message">No numbers for {html.escape(str(key))}.</p>'
+            self.output.value = readable(f'<p class="lmcore-message">No numbers for {html.escape(str(key))}.</p>')
             self.result = None
             return
         report = fairness_report(self.grid, *key, reference=self.reference)
-        self.output.value = fairness_html(report)
+        self.output.value = readable(fairness_html(report))
         self.result = report

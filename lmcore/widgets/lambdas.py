@@ -36,7 +36,16 @@ from lmcore.evaluate import (
     interpolated_perplexity,
     interpolated_probs,
 )
-from lmcore.widgets.base import INFINITY, Explorer, format_number, help_box, picture_layout, span
+from lmcore.widgets.base import (
+    INFINITY,
+    Explorer,
+    format_number,
+    help_box,
+    picture_layout,
+    readable,
+    slider_layout,
+    span,
+)
 
 __all__ = ["LambdaReport", "LambdaGrid", "lambda_report", "perplexity_grid", "render_lambda_report",
            "synthetic_order_probs", "LambdaExplorer"]
@@ -188,8 +197,8 @@ def synthetic_order_probs(n_tokens: int = 5000, seed: int = 0) -> tuple[np.ndarr
 
 
 def _perplexity_html(report: LambdaReport, css_class: str) -> str:
-    """The report's perplexity in a ``css_class`` span, followed by the reason when it is ∞."""
-    shown = span(css_class, format_number(report.perplexity))
+    """The report's perplexity, in bold, in a ``css_class`` span, followed by the reason when it is ∞."""
+    shown = f"<b>{span(css_class, format_number(report.perplexity))}</b>"
     return shown if report.reason is None else f"{shown} — {html.escape(report.reason)}"
 
 
@@ -201,10 +210,10 @@ def render_lambda_report(report: LambdaReport, best: tuple[tuple[float, ...], fl
     True
     """
     shown = ", ".join(f"{w:.2f}" for w in report.lambdas)
-    value = _perplexity_html(report, "lmcore-heldout-perplexity")
+    page = f"<p>Held-out perplexity at λ = ({shown}): {_perplexity_html(report, 'lmcore-heldout-perplexity')}"
     if report.reason is None:
-        value += f" (cross-entropy {report.cross_entropy:.4f} bits per token, {report.n_tokens:,} tokens)"
-    page = f"<p>Held-out perplexity at λ = ({shown}): <b>{value}</b></p>"
+        page += f" (cross-entropy {report.cross_entropy:.4f} bits per token, {report.n_tokens:,} tokens)"
+    page += "</p>"
     if best is not None:
         best_lambdas, best_perplexity = best
         page += (f"<p>{html.escape(best_name)}: λ = ({', '.join(f'{w:.2f}' for w in best_lambdas)}), "
@@ -223,7 +232,7 @@ _TEST_SET_NOTE = (
 def _render_test_report(report: LambdaReport) -> str:
     """HTML for the one look at the test set, with the reason it is only one."""
     shown = ", ".join(f"{w:.2f}" for w in report.lambdas)
-    return (f"<p>Test-set perplexity at λ = ({shown}): <b>{_perplexity_html(report, 'lmcore-test-perplexity')}</b></p>"
+    return (f"<p>Test-set perplexity at λ = ({shown}): {_perplexity_html(report, 'lmcore-test-perplexity')}</p>"
             f'<p style="max-width: 34em"><i>{html.escape(_TEST_SET_NOTE)}</i></p>')
 
 
@@ -232,8 +241,8 @@ def _render_test_report(report: LambdaReport) -> str:
 _LAMBDA_HELP = (
     "<b>Interpolation:</b> P(w | u, v) = λ1·P<sub>1</sub>(w) + λ2·P<sub>2</sub>(w | v) + "
     "λ3·P<sub>3</sub>(w | u, v). The weights must sum to 1, so you move λ1 and λ2 and "
-    "<b>λ3 = 1 − λ1 − λ2</b> takes the rest (the grey slider). The map shows held-out "
-    "perplexity for every allowed (λ1, λ2); the circle is your choice."
+    "λ3 = 1 − λ1 − λ2 takes the rest (the grey slider). The map shows the held-out "
+    "perplexity for every allowed (λ1, λ2): dark is low (good); the star is EM's choice, the circle yours."
 )
 
 
@@ -282,10 +291,11 @@ class LambdaExplorer(Explorer):
         self._notice = ""
 
         def slider(description, value, css_class, disabled=False):
+            # Mixing three columns and moving a marker takes milliseconds: follow the drag.
+            layout, style = slider_layout(130)
             control = widgets.FloatSlider(
                 value=value, min=0.0, max=1.0, step=slider_step, readout_format=".2f", description=description,
-                continuous_update=False, disabled=disabled, style={"description_width": "9em"},
-                layout=widgets.Layout(width="26em"))
+                continuous_update=True, disabled=disabled, style=style, layout=layout)
             control.add_class(css_class)
             return control
 
@@ -314,13 +324,14 @@ class LambdaExplorer(Explorer):
         self.map = widgets.Image(format="png", layout=picture_layout())
         self.map.add_class("lmcore-map")
 
-        self.widget = widgets.HBox([
-            widgets.VBox([
-                help_box(_LAMBDA_HELP, max_width="34em"),
-                self.lambda1, self.lambda2, self.lambda3, self.message, self.output,
-                self.test_button, self.test_output,
-            ], layout=widgets.Layout(max_width="36em")),
-            self.map,
+        self.widget = widgets.VBox([
+            help_box(_LAMBDA_HELP, max_width="46em"),
+            self.lambda1, self.lambda2, self.lambda3, self.message,
+            widgets.HBox([
+                self.map,
+                widgets.VBox([self.output, self.test_button, self.test_output],
+                             layout=widgets.Layout(max_width="30em")),
+            ]),
         ])
         self.widget.add_class("lmcore-lambda-explorer")
         self.lambda1.observe(self._on_slider, names="value")
@@ -380,15 +391,15 @@ class LambdaExplorer(Explorer):
         self.lambda3.value = lambdas[2]
         self._marker.set_data([lambdas[0]], [lambdas[1]])
         self.map.value = self._redraw.png()
-        self.output.value = render_lambda_report(report, self._best, self._best_name)
-        self.message.value = f"<p>{html.escape(self._notice)}</p>" if self._notice else ""
+        self.output.value = readable(render_lambda_report(report, self._best, self._best_name))
+        self.message.value = readable(f"<p>{html.escape(self._notice)}</p>") if self._notice else ""
         self.result = report
 
     def _on_test(self, button=None) -> None:
         if self.test is None or self.test_result is not None:
             return
         report = lambda_report(self.test, self.lambdas, data_name="test")
-        self.test_output.value = _render_test_report(report)
+        self.test_output.value = readable(_render_test_report(report))
         self.test_button.disabled = True
         self.test_button.description = "Test set used (once)"
         self.test_result = report

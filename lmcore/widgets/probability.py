@@ -18,8 +18,10 @@ The pattern, as in every explorer: pure compute (:func:`explore_distribution`,
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -33,12 +35,15 @@ from lmcore.widgets.base import (
     help_box,
     notes_html,
     picture_layout,
+    readable,
+    slider_layout,
     span,
     table_html,
 )
 
 __all__ = ["PRESETS", "Preset", "DistributionReport", "explore_distribution", "distribution_from_weights",
-           "distribution_html", "distribution_figure", "render_distribution", "ProbabilityExplorer"]
+           "distribution_html", "distribution_figure", "render_distribution", "WEIGHT_STEP", "slider_weights",
+           "ProbabilityExplorer"]
 
 
 # --- pure part -----------------------------------------------------------------------------
@@ -241,15 +246,47 @@ _PROBABILITY_HELP = (
     "<b>How the sliders work.</b> Each slider holds a <i>weight</i>, not a probability: "
     "each outcome's probability is its weight divided by the sum of all weights, shown in "
     "the table. So the probabilities always add up to 1, and raising one weight lowers every "
-    "other probability a little. Left: the distribution p of what happens. Right: the model q."
+    "other probability a little. First the distribution p of what happens, then the model q."
 )
 
 
+#: The weight sliders' step: fine enough for the pizza's 0.0001.
+WEIGHT_STEP = 0.0001
+
+
+def slider_weights(p: Sequence[float], step: float = WEIGHT_STEP) -> tuple[float, ...]:
+    """Weights on the sliders' grid (multiples of ``step``, at most 1) that normalise to exactly ``p``.
+
+    A slider shows and, while it follows the drag, sends back its value rounded to its step, so
+    a preset off the grid would change by itself when displayed. Probabilities on the grid are
+    their own weights; others (the horse race's 1/64) are scaled by the least factor >= 1 that
+    puts them all on it.
+
+    >>> slider_weights([0.25, 0.75])
+    (0.25, 0.75)
+    >>> w = slider_weights([1/2, 1/4, 1/8, 1/16] + [1/64] * 4); w[:5], math.isclose(w[4] / sum(w), 1/64)
+    ((0.5024, 0.2512, 0.1256, 0.0628, 0.0157), True)
+    """
+    fractions = [Fraction(x).limit_denominator(10**6) for x in p]
+    unit = Fraction(step).limit_denominator(10**6)
+    denominator = math.lcm(*(f.denominator for f in fractions))
+    numerators = [int(f * denominator) for f in fractions]
+    common = math.gcd(*numerators) or 1
+    # weight_i = unit * t * numerator_i / common: on the grid for any whole t; the least t with weights >= p.
+    t = math.ceil(Fraction(common) / (unit * denominator))
+    weights = [unit * t * n / common for n in numerators]
+    if max(weights) > 1:
+        return tuple(float(x) for x in p)  # no grid scaling fits under 1: keep p
+    return tuple(float(w) for w in weights)
+
+
 def _weight_slider(label: str, value: float, css_class: str) -> widgets.FloatSlider:
+    # An update (the numbers and moving bars) takes about 10 ms: follow the drag. The track is
+    # wide enough that a step of 0.01 is over 4 px; the keyboard moves one step, 0.0001.
+    layout, style = slider_layout(150)
     slider = widgets.FloatSlider(
-        value=value, min=0.0, max=1.0, step=0.001, readout_format=".4f", description=label,
-        continuous_update=False, style={"description_width": "8em"},
-        layout=widgets.Layout(width="22em"))
+        value=value, min=0.0, max=1.0, step=WEIGHT_STEP, readout_format=".4f", description=label,
+        continuous_update=True, style=style, layout=layout)
     slider.add_class(css_class)
     return slider
 
@@ -288,10 +325,9 @@ class ProbabilityExplorer(Explorer):
             widgets.HBox([self.preset, self.show_code]),
             help_box(_PROBABILITY_HELP),
             self.story,
-            widgets.HBox([
-                widgets.VBox([widgets.HTML("<b>p: what happens</b>"), self._p_box]),
-                widgets.VBox([widgets.HTML("<b>q: the model</b>"), self._q_box]),
-            ]),
+            # p above q: side by side, two sliders wide enough to hit a step do not fit a page.
+            widgets.HTML("<b>p: what happens</b>"), self._p_box,
+            widgets.HTML("<b>q: the model</b>"), self._q_box,
             widgets.HBox([self.figure, self.output]),
         ])
         self.widget.add_class("lmcore-probability-explorer")
@@ -308,13 +344,15 @@ class ProbabilityExplorer(Explorer):
         for old in self.p_sliders + self.q_sliders:
             old.close()  # frees the old sliders' models in the kernel and the browser
         self.labels = preset.labels
-        self.p_sliders = [_weight_slider(label, p, "lmcore-p-weight") for label, p in zip(preset.labels, preset.p)]
-        self.q_sliders = [_weight_slider(label, q, "lmcore-q-weight") for label, q in zip(preset.labels, preset.q)]
+        self.p_sliders = [_weight_slider(label, w, "lmcore-p-weight")
+                          for label, w in zip(preset.labels, slider_weights(preset.p))]
+        self.q_sliders = [_weight_slider(label, w, "lmcore-q-weight")
+                          for label, w in zip(preset.labels, slider_weights(preset.q))]
         for slider in self.p_sliders + self.q_sliders:
             slider.observe(self._update, names="value")
         self._p_box.children = self.p_sliders
         self._q_box.children = self.q_sliders
-        self.story.value = f'<div style="max-width: 50em"><i>{html.escape(preset.story)}</i></div>'
+        self.story.value = readable(f"<i>{html.escape(preset.story)}</i>", max_width="50em")
         # One figure per preset; a slider move only changes bar heights (see plots.QuickRedraw).
         figure = distribution_figure(explore_distribution(preset.p, preset.q, preset.labels))
         plt.close(figure)  # out of pyplot's list: never shown twice, never piling up
@@ -332,12 +370,13 @@ class ProbabilityExplorer(Explorer):
             for bar in self._bars[0]:
                 bar.set_height(0.0)
             self.figure.value = self._redraw.png()
-            self.output.value = f'<p class="lmcore-message">Not a distribution yet: {html.escape(str(error))}.</p>'
+            self.output.value = readable(f'<p class="lmcore-message">Not a distribution yet: '
+                                         f"{html.escape(str(error))}.</p>")
             return
         q = report.q if report.q is not None else np.zeros_like(report.p)
         for bars, heights in zip(self._bars, (report.p, q)):
             for bar, height in zip(bars, heights):
                 bar.set_height(height)
         self.figure.value = self._redraw.png()
-        self.output.value = distribution_html(report, self.show_code.value)
+        self.output.value = readable(distribution_html(report, self.show_code.value))
         self.result, self.error = report, None

@@ -1,0 +1,194 @@
+"""Self-checks of chapter 1, *The Shannon game* (notebooks/01_shannon_game.ipynb), section "Check yourself".
+
+Each numeric check asks for 3 significant digits and accepts any answer within half a unit of
+the third significant digit of the expected value; it recognises the typical wrong answers (a
+natural or decimal log in place of log2, a probability or a ratio in place of bits, a rank in
+place of a probability, the other bound).
+
+>>> check_anchovies_surprisal(6.64).correct
+True
+>>> print(check_anchovies_surprisal(4.61))  # doctest: +NORMALIZE_WHITESPACE
+Not yet: 4.61 is what you get with the natural log: that is nats; divide by ln 2 = 0.6931 for bits
+(or use log2).
+"""
+
+from __future__ import annotations
+
+import math
+
+from lmcore.exercises.feedback import Feedback, check_choice, check_number
+
+__all__ = [
+    "PIZZA_EXERCISE",
+    "check_anchovies_surprisal",
+    "check_extra_bits",
+    "check_rank_or_probability",
+    "LETTER_EXERCISE_COUNTS",
+    "letter_exercise_frequencies",
+    "check_upper_bound",
+    "check_lower_bound",
+    "UNIFORM_EXERCISE_WORDS",
+    "check_uniform_bits",
+]
+
+SIGNIFICANT_DIGITS = 3
+
+#: The course's candidates for "I always order pizza with cheese and ___", with their probabilities.
+PIZZA_EXERCISE = {"mushrooms": 0.1, "pepperoni": 0.1, "anchovies": 0.01, "fried rice": 0.0001, "and": 1e-100}
+
+_NATURAL_LOG = "with the natural log: that is nats; divide by ln 2 = 0.6931 for bits (or use log2)."
+_DECIMAL_LOG = "with log10: that counts decimal digits; use log2 for bits."
+
+
+def _tolerance(value: float) -> float:
+    """The ``rel_tol`` that accepts every answer within half a unit of the 3rd significant digit of
+    ``value`` (a hair more, so that the boundary itself passes)."""
+    if value == 0:
+        return 0.0
+    exponent = math.floor(math.log10(abs(value)))
+    return 0.5 * 10 ** (exponent - SIGNIFICANT_DIGITS + 1) / abs(value) * (1 + 1e-9)
+
+
+def _shown(value: float) -> str:
+    """``value`` with 3 significant digits, never in exponent form: 4.61, 0.0100, 1000."""
+    if value == 0:
+        return "0"
+    return f"{value:.{max(0, SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(abs(value))))}f}"
+
+
+def _check(answer, expected: float, mistakes: dict[float, str]) -> Feedback:
+    """:func:`check_number` at 3 significant digits: right within half a unit of the 3rd digit of
+    ``expected``; a mistake is recognised within half a unit of the 3rd digit of its own value."""
+    decimals = max(0, SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(abs(expected))))
+    verdict = check_number(answer, expected, digits=decimals, rel_tol=_tolerance(expected))
+    if verdict.correct is not False:
+        return verdict
+    for value, hint in mistakes.items():
+        if check_number(answer, value, rel_tol=_tolerance(value)).correct:
+            return Feedback(False, f"Not yet: {_shown(float(answer))} is what you get {hint}")
+    return verdict
+
+
+def check_anchovies_surprisal(answer) -> Feedback:
+    """The surprisal, in bits, of "anchovies" (probability 0.01), to 3 significant digits: -log2 0.01.
+
+    Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+    """
+    p = PIZZA_EXERCISE["anchovies"]
+    return _check(answer, -math.log2(p), {
+        -math.log(p): _NATURAL_LOG,
+        -math.log10(p): _DECIMAL_LOG,
+        p: "by giving the probability itself; surprisal is -log2 of it, in bits.",
+        1 / p: "with 1/p, the inverse probability; surprisal is its log2.",
+        math.log2(p): "with the sign left out: surprisal is -log2 p, never negative.",
+    })
+
+
+def check_extra_bits(answer) -> Feedback:
+    """How many more bits does "fried rice" (0.0001) cost than "pepperoni" (0.1)? To 3 significant digits.
+
+    ``-log2 0.0001 - (-log2 0.1) = log2 1000``.
+
+    Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+    """
+    rice, pepperoni = PIZZA_EXERCISE["fried rice"], PIZZA_EXERCISE["pepperoni"]
+    extra = math.log2(pepperoni / rice)
+    return _check(answer, extra, {
+        math.log(pepperoni / rice): _NATURAL_LOG,
+        math.log10(pepperoni / rice): _DECIMAL_LOG,
+        pepperoni / rice: "with the ratio of the probabilities; in bits it is the log2 of that ratio.",
+        pepperoni - rice: "with the difference of the probabilities; subtract their surprisals instead.",
+        -math.log2(rice) - math.log2(pepperoni): "by adding the two surprisals; the question is the difference.",
+        -math.log2(rice): "with the surprisal of fried rice alone; subtract that of pepperoni.",
+    })
+
+
+def check_rank_or_probability(answer) -> Feedback:
+    """Model A ranks the true word first but gives it probability 0.05; model B ranks it fourth with
+    probability 0.2. Which model pays fewer bits for this word? A, B, or C (the same).
+
+    Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+    """
+    return check_choice(answer, "B", explanations={
+        "A": "a first place is worth nothing by itself: the cost is -log2 P, and A gave the word only 0.05 "
+             "(4.32 bits), while B gave it 0.2 (2.32 bits). A spread its probability over many words.",
+        "B": "the cost is -log2 P(true word): 2.32 bits for B against 4.32 bits for A. Rank is the number "
+             "of guesses; scoring uses the probability.",
+        "C": "the rank does not enter the score; the probability does, and 0.2 against 0.05 is 2 bits apart.",
+    })
+
+
+#: Guess counts of a 20-letter game: how many letters took 1, 2, 3, 4, 5 guesses.
+LETTER_EXERCISE_COUNTS = {1: 12, 2: 4, 3: 2, 4: 1, 5: 1}
+
+
+def letter_exercise_frequencies() -> list[float]:
+    """q_1 .. q_5 of :data:`LETTER_EXERCISE_COUNTS` (12, 4, 2, 1 and 1 of 20 letters).
+
+    >>> letter_exercise_frequencies()
+    [0.6, 0.2, 0.1, 0.05, 0.05]
+    """
+    total = sum(LETTER_EXERCISE_COUNTS.values())
+    return [LETTER_EXERCISE_COUNTS[i] / total for i in sorted(LETTER_EXERCISE_COUNTS)]
+
+
+def _bounds(q, log=math.log2) -> tuple[float, float]:
+    following = q[1:] + [0.0]
+    lower = sum(i * (a - b) * log(i) for i, (a, b) in enumerate(zip(q, following), start=1))
+    upper = -sum(x * log(x) for x in q if x > 0)
+    return lower, upper
+
+
+def check_upper_bound(answer) -> Feedback:
+    """Shannon's upper bound -Σ q_i log2 q_i for :data:`LETTER_EXERCISE_COUNTS`, to 3 significant digits.
+
+    Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+    """
+    q = letter_exercise_frequencies()
+    lower, upper = _bounds(q)
+    counts = [float(c) for c in LETTER_EXERCISE_COUNTS.values()]
+    return _check(answer, upper, {
+        _bounds(q, math.log)[1]: _NATURAL_LOG,
+        lower: "with the lower bound's formula; the upper bound is the entropy of the guess numbers.",
+        -sum(c * math.log2(c) for c in counts): "with the counts in place of the fractions q_i = count / 20.",
+        math.log2(5): "with log2 5, as if the five guess numbers were equally likely; weigh each by its q_i.",
+    })
+
+
+def check_lower_bound(answer) -> Feedback:
+    """Shannon's lower bound Σ i (q_i - q_{i+1}) log2 i for :data:`LETTER_EXERCISE_COUNTS`, to 3
+    significant digits (q_6 = 0).
+
+    Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+    """
+    q = letter_exercise_frequencies()
+    lower, upper = _bounds(q)
+    no_factor = sum((a - b) * math.log2(i) for i, (a, b) in enumerate(zip(q, q[1:] + [0.0]), start=1))
+    return _check(answer, lower, {
+        _bounds(q, math.log)[0]: _NATURAL_LOG,
+        upper: "with the upper bound's formula (the entropy of the guess numbers); the lower bound weighs "
+               "each log2 i by i (q_i - q_{i+1}).",
+        no_factor: "without the factor i in i (q_i - q_{i+1}) log2 i.",
+        sum(i * (a - b) * math.log2(i) for i, (a, b) in enumerate(zip(q, q[1:]), start=1)):
+            "without the last term: q_6 = 0, so the last term is 5 (q_5 - 0) log2 5.",
+    })
+
+
+#: The uniform-model exercise: a model that gives each of this many words the same probability.
+UNIFORM_EXERCISE_WORDS = 10_000
+
+
+def check_uniform_bits(answer) -> Feedback:
+    """A model gives each of 10,000 words the same probability, whatever the context: how many bits
+    does it pay per word, on any text? To 3 significant digits: log2 10,000.
+
+    Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+    """
+    n = UNIFORM_EXERCISE_WORDS
+    return _check(answer, math.log2(n), {
+        math.log(n): _NATURAL_LOG,
+        math.log10(n): _DECIMAL_LOG,
+        1 / n: "by giving the probability of one word; its surprisal is -log2 of it, in bits.",
+        float(n): "with the number of equally likely words (that is the perplexity of chapter 4); the bits are "
+                  "its log2.",
+    })

@@ -1,0 +1,182 @@
+"""Self-checks of chapter 2, *Entropy* (notebooks/02_entropy.ipynb), section "Check yourself".
+
+Each numeric check accepts any answer within half a unit of the last significant
+digit the exercise asks for (``|answer - expected| <= 0.5 · 10^(e - digits + 1)``
+for an expected value of order ``10^e``), and recognises the typical wrong answers.
+
+>>> check_entropy_in_bits(1.16).correct
+True
+>>> print(check_entropy_in_bits(0.8018))  # doctest: +NORMALIZE_WHITESPACE
+Not yet: 0.8018 is what you get with the natural log: that is nats; divide by ln 2 = 0.6931 for bits
+(or use log2).
+"""
+
+from __future__ import annotations
+
+import math
+
+from lmcore.exercises.feedback import Feedback, check_choice, check_number
+
+__all__ = [
+    "significant_tolerance",
+    "ENTROPY_EXERCISE_P",
+    "check_entropy_in_bits",
+    "ZERO_EXERCISE_P",
+    "check_entropy_with_impossible_outcome",
+    "CODE_EXERCISE",
+    "check_average_code_length",
+    "MARKOV_EXERCISE_TRANSITION",
+    "check_markov_entropy_rate",
+    "MILLER_MADOW_EXERCISE",
+    "check_miller_madow_correction",
+    "check_one_sample_of_a_mixture",
+]
+
+
+def significant_tolerance(expected: float, digits: int) -> float:
+    """The ``rel_tol`` that accepts every answer within half a unit of the ``digits``-th
+    significant digit of ``expected`` (a hair more, so that the boundary itself passes).
+
+    >>> round(significant_tolerance(1.1568, 3) * 1.1568, 6)  # half of 0.01
+    0.005
+    """
+    exponent = math.floor(math.log10(abs(expected)))
+    return 0.5 * 10 ** (exponent - digits + 1) / abs(expected) * (1 + 1e-9)
+
+
+def _check(answer, expected: float, digits: int, mistakes: dict[float, str]) -> Feedback:
+    """:func:`check_number` at ``digits`` significant digits; NaN and ∞ get a 0 · log 0 hint."""
+    if isinstance(answer, float) and (math.isnan(answer) or math.isinf(answer)):
+        return Feedback(False, f"Not yet: {answer} is what numpy gives for 0 · log2(0); by convention "
+                               "0 · log 0 = 0 (p log p goes to 0 as p goes to 0), so an impossible "
+                               "outcome contributes nothing.")
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(expected))))
+    return check_number(answer, expected, mistakes=mistakes, digits=max(4, decimals),
+                        rel_tol=significant_tolerance(expected, digits))
+
+
+def _entropy(p, log=math.log2) -> float:
+    return -sum(x * log(x) for x in p if x > 0)
+
+
+#: Exercise 1: three outcomes with these probabilities.
+ENTROPY_EXERCISE_P = (0.7, 0.2, 0.1)
+
+
+def check_entropy_in_bits(answer) -> Feedback:
+    """The entropy of :data:`ENTROPY_EXERCISE_P` in bits, to 3 significant digits.
+
+    Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
+    """
+    p = ENTROPY_EXERCISE_P
+    return _check(answer, _entropy(p), 3, {
+        _entropy(p, math.log): "with the natural log: that is nats; divide by ln 2 = 0.6931 for bits (or use log2).",
+        _entropy(p, math.log10): "with log10: that is in decimal digits (bans); use log2 for bits.",
+        -_entropy(p): "without the minus sign: log2 p is negative for p < 1, so H = -Σ p log2 p.",
+        sum(-math.log2(x) for x in p) / len(p): "by averaging the three surprisals without their weights; "
+                                                "entropy weighs each surprisal by its probability.",
+        sum(-math.log2(x) for x in p): "by adding the surprisals without weighting them by p.",
+    })
+
+
+#: Exercise 2: sun, clouds, rain and snow on a summer day; snow is impossible.
+ZERO_EXERCISE_P = {"sun": 0.6, "clouds": 0.3, "rain": 0.1, "snow": 0.0}
+
+
+def check_entropy_with_impossible_outcome(answer) -> Feedback:
+    """The entropy of :data:`ZERO_EXERCISE_P` in bits, to 3 significant digits (0 · log 0 = 0).
+
+    Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
+    """
+    p = list(ZERO_EXERCISE_P.values())
+    return _check(answer, _entropy(p), 3, {
+        math.log2(len(p)): "for four equally likely outcomes; here they are not, and snow, which cannot "
+                           "happen, adds nothing (0 · log 0 = 0).",
+        _entropy(p, math.log): "with the natural log: that is nats; use log2 for bits.",
+        math.log2(len(p) - 1): "for three equally likely outcomes; sun is twice as likely as rain.",
+    })
+
+
+#: Exercise 3: a distribution and a prefix code for it.
+CODE_EXERCISE = {"p": (0.4, 0.3, 0.2, 0.1), "code": ("0", "10", "110", "111")}
+
+
+def check_average_code_length(answer) -> Feedback:
+    """The average code length Σ p(x) |code(x)| of :data:`CODE_EXERCISE`, in bits, to 3 significant digits.
+
+    Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
+    """
+    p, code = CODE_EXERCISE["p"], CODE_EXERCISE["code"]
+    lengths = [len(word) for word in code]
+    return _check(answer, sum(x * n for x, n in zip(p, lengths)), 3, {
+        sum(lengths) / len(lengths): "by averaging the code word lengths without weights; a frequent "
+                                     "outcome's code word is used more often, so weigh each length by p.",
+        _entropy(p): "with the entropy H(p): the lower bound, which this code, like every code for single "
+                     "outcomes here, cannot reach. Weigh each code word's length by its probability.",
+        float(sum(lengths)): "by adding the lengths; weigh each by its probability instead.",
+    })
+
+
+#: Exercise 4: a two-state chain, from a: a or b equally likely; from b: always a.
+MARKOV_EXERCISE_TRANSITION = ((0.5, 0.5), (1.0, 0.0))
+
+
+def check_markov_entropy_rate(answer) -> Feedback:
+    """The entropy rate, in bits per symbol, of the chain :data:`MARKOV_EXERCISE_TRANSITION`,
+    to 3 significant digits: ``H = Σ_i π_i H(P_i·)`` with π the stationary distribution (2/3, 1/3).
+
+    Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
+    """
+    rows = MARKOV_EXERCISE_TRANSITION
+    pi = (2 / 3, 1 / 3)  # π_a · 0.5 = π_b · 1: the flow a -> b equals the flow b -> a
+    row_entropies = [_entropy(row) for row in rows]
+    return _check(answer, sum(w * h for w, h in zip(pi, row_entropies)), 3, {
+        sum(row_entropies) / 2: "by averaging the rows' entropies equally; weigh each by how often the chain "
+                                "is in that state, the stationary π = (2/3, 1/3).",
+        _entropy(pi): "with the entropy of the stationary distribution H(π), the unigram entropy that ignores "
+                      "the previous symbol; the rate is the average uncertainty of the *next* symbol.",
+        row_entropies[0]: "with the entropy of row a alone; the chain is in state b a third of the time, "
+                          "where the next symbol is certain (0 bits).",
+    })
+
+
+#: Exercise 5: a sample's size and the number of distinct types in it.
+MILLER_MADOW_EXERCISE = {"tokens n": 100, "types K": 20}
+
+
+def check_miller_madow_correction(answer) -> Feedback:
+    """The Miller-Madow correction (K - 1) / (2n) for :data:`MILLER_MADOW_EXERCISE`, in bits,
+    to 3 significant digits.
+
+    Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
+    """
+    n, k = MILLER_MADOW_EXERCISE["tokens n"], MILLER_MADOW_EXERCISE["types K"]
+    nats = (k - 1) / (2 * n)
+    return _check(answer, nats / math.log(2), 3, {
+        nats: "in nats: the formula (K - 1) / (2n) is in nats; divide by ln 2 for bits.",
+        k / (2 * n) / math.log(2): "with K in place of K - 1.",
+        (k - 1) / n / math.log(2): "without the 2 in (K - 1) / (2n).",
+        (k - 1) / (2 * n) * math.log(2): "by multiplying by ln 2; nats to bits divides by ln 2.",
+    })
+
+
+def check_one_sample_of_a_mixture(answer) -> Feedback:
+    """A source tosses a fair coin once: heads, it then rolls a fair die forever; tails, a die that
+    always shows 6. Its entropy rate is (log2 6 + 0) / 2 = 1.2925 bits per roll. One long sample's
+    -(1/n) log2 p(x_1..x_n) converges to ...
+
+    A: 1.2925, the entropy rate.   B: 2.5850 or 0, depending on the toss.
+    C: 2.5850 always.              D: it does not settle at all.
+
+    Introduced in notebooks/02_entropy.ipynb, section "Going further: one sample is not always enough".
+    """
+    return check_choice(answer, "B", explanations={
+        "A": "that is the average over many samples; one sample shows only one die. The source is not "
+             "ergodic, so the Shannon-McMillan-Breiman theorem does not apply.",
+        "B": "one sample comes from one die: a fair-die sample settles on log2 6 = 2.5850 bits per roll, "
+             "an all-6 sample on 0. The source is stationary but not ergodic.",
+        "C": "a sample of the die that always shows 6 is all 6s, which the mixture gives probability "
+             "1/2 + 1/2 · 6^-n, about 1/2: -(1/n) log2 (1/2) goes to 0.",
+        "D": "each die on its own is an ergodic source, so once the die is chosen the sample's per-roll "
+             "surprisal settles: on the rate of the die that was picked.",
+    })

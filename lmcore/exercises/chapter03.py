@@ -1,0 +1,137 @@
+"""Self-checks of chapter 3, *Cross-entropy* (notebooks/03_cross_entropy.ipynb), section "Check yourself".
+
+Every numeric exercise states its precision in the notebook ("to 3 significant digits")
+and its checker accepts any answer at that precision (:data:`SIG_DIGITS`).
+
+>>> check_loss_in_bits(4.62).correct, check_loss_in_bits(4.6166).correct
+(True, True)
+>>> print(check_loss_in_bits(2.22))  # doctest: +NORMALIZE_WHITESPACE
+Not yet: 2.22 is what you get by multiplying by ln 2; nats are turned into bits by dividing by ln 2
+(a nat is 1.4427 bits).
+"""
+
+from __future__ import annotations
+
+import math
+
+from lmcore.exercises.feedback import Feedback, check_choice, check_number
+
+__all__ = [
+    "LOSS_EXERCISE",
+    "check_loss_in_bits",
+    "REVERSE_EXERCISE",
+    "check_reverse_cross_entropy",
+    "check_below_the_floor",
+    "CODED_SIZE_EXERCISE",
+    "check_coded_bits_per_character",
+    "BROWN_PERPLEXITY",
+    "check_brown_bits_per_word",
+]
+
+#: The precision every numeric exercise of chapter 3 asks for: 3 significant digits.
+SIG_DIGITS = 3
+
+
+def _check(answer, expected: float, mistakes: dict[float, str]) -> Feedback:
+    return check_number(answer, expected, mistakes=mistakes, sig_digits=SIG_DIGITS)
+
+
+# A neural model's training loss: the mean negative log-likelihood per token, in nats.
+LOSS_EXERCISE = {"loss in nats per token": 3.2}
+
+
+def check_loss_in_bits(answer) -> Feedback:
+    """A training loss of 3.2 nats per token as a cross-entropy in bits per token: 3.2 / ln 2 = 4.6166.
+
+    Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
+    """
+    nats = LOSS_EXERCISE["loss in nats per token"]
+    return _check(answer, nats / math.log(2), {
+        nats * math.log(2): "by multiplying by ln 2; nats are turned into bits by dividing by ln 2 "
+                            "(a nat is 1.4427 bits).",
+        nats: "by leaving the loss in nats; the natural log counts nats, log2 counts bits.",
+        math.exp(nats): "by giving the perplexity, e ** loss; the question asks for bits per token.",
+        2**nats: "by raising 2 to a number of nats; that is neither the bits nor the perplexity (e ** 3.2).",
+        nats / math.log10(2): "by converting as if the loss were in log10 units (bans); a loss in nats uses "
+                              "the natural log: divide by ln 2.",
+    })
+
+
+# Two distributions over two outcomes: the data p and a model m.
+REVERSE_EXERCISE = {"p": (0.9, 0.1), "m": (0.6, 0.4)}
+
+
+def _cross(p, m) -> float:
+    return -sum(a * math.log2(b) for a, b in zip(p, m))
+
+
+def check_reverse_cross_entropy(answer) -> Feedback:
+    """H(m, p) for p = (0.9, 0.1) and m = (0.6, 0.4): -(0.6 log2 0.9 + 0.4 log2 0.1) = 1.4200 bits.
+
+    Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
+    """
+    p, m = REVERSE_EXERCISE["p"], REVERSE_EXERCISE["m"]
+    entropy_p, entropy_m = _cross(p, p), _cross(m, m)
+    return _check(answer, _cross(m, p), {
+        _cross(p, m): "with H(p, m), the data p weighting the model m's surprisals; H(m, p) swaps the roles: "
+                      "m's probabilities weight p's surprisals.",
+        entropy_m: "with the entropy H(m); the surprisals must be p's, -log2 p(x).",
+        entropy_p: "with the entropy H(p); the weights must be m's probabilities.",
+        _cross(m, p) - entropy_m: "with KL(m||p) = H(m, p) - H(m); the question asks for H(m, p) itself.",
+        _cross(m, p) * math.log(2): "with the natural log: that is nats; use log2 for bits.",
+    })
+
+
+def check_below_the_floor(answer) -> Feedback:
+    """A bigram model's test cross-entropy, measured on 50 symbols, is 0.93 bits per symbol below the
+    chain's entropy rate of 1.0: what is going on? (A, B or C)
+
+    Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
+    """
+    return check_choice(answer, "B", explanations={
+        "A": "no model beats the source it models: KL(p||m) >= 0, so its cross-entropy rate H(p, m) is never "
+             "below the entropy rate H(p).",
+        "B": "KL(p||m) >= 0 holds on average, for an endless test text. 50 symbols is a short sample, and its "
+             "average surprisal can fall below the rate by chance (the source's own score on it can too); a "
+             "test text that was also in the training text does it as well. Measure on a long, unseen text.",
+        "C": "a KL divergence is never negative (Gibbs' inequality): the model must be scored wrongly, or on "
+             "too little or already seen text.",
+    })
+
+
+# An arithmetic coder's output for a test text.
+CODED_SIZE_EXERCISE = {"coded bytes": 12_500, "characters": 80_000}
+
+
+def check_coded_bits_per_character(answer) -> Feedback:
+    """Bits per character of a coded text: 8 x 12,500 bytes / 80,000 characters = 1.25.
+
+    Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
+    """
+    size, chars = CODED_SIZE_EXERCISE["coded bytes"], CODED_SIZE_EXERCISE["characters"]
+    return _check(answer, 8 * size / chars, {
+        size / chars: "by dividing bytes by characters: that is bytes per character; a byte is 8 bits.",
+        chars / size: "by dividing characters by bytes: that is characters per byte, the compression's "
+                      "reach, not its cost.",
+        chars / (8 * size): "by dividing characters by bits: that is characters per bit; turn it round.",
+        8 * size / chars * math.log(2): "by converting to nats; bits per character is the coded bits over "
+                                        "the characters.",
+    })
+
+
+# Brown et al. (1992): the perplexity per word of their trigram model on the Brown corpus.
+BROWN_PERPLEXITY = 247
+
+
+def check_brown_bits_per_word(answer) -> Feedback:
+    """Bits per word of a model with perplexity 247 per word: log2 247 = 7.9484.
+
+    Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
+    """
+    pp = BROWN_PERPLEXITY
+    return _check(answer, math.log2(pp), {
+        math.log(pp): "with the natural log: that is nats per word; bits need log2.",
+        math.log10(pp): "with log10; bits need log2.",
+        pp / 8: "by dividing by 8; the bits of a perplexity are its logarithm: 2 ** H = 247, so H = log2 247.",
+        1 / pp: "by inverting the perplexity: that is the geometric mean probability per word, not bits.",
+    })

@@ -1,0 +1,330 @@
+"""The BLEU explorer: type a hypothesis and up to four references, watch every count of BLEU.
+
+What it teaches: BLEU counts the hypothesis's n-grams (n = 1..N), clips each count at the
+most copies of that n-gram in any one reference, divides by the number of hypothesis
+n-grams (p_n), takes the weighted geometric mean of p_1..p_N and multiplies by the brevity
+penalty. The table shows each n-gram's count in the hypothesis and in every reference, the
+clipping limit and the clipped count; below it p_1..p_N, c, r, the brevity penalty, lmcore's
+score and sacrebleu's score for the same input (they agree). The tokenizer (sacrebleu's
+13a, intl, zh, char or none) decides what a "word" is, and changes the number.
+
+The pattern, as in every explorer: pure compute (:func:`bleu_report`) -> render
+(:func:`bleu_html`) -> thin wiring (:class:`BleuExplorer`).
+
+>>> report = bleu_report("我 是 一位 老师", ["我 是 一个 学生"], tokenize="none", max_order=2)
+>>> f"{report.result.score:.4f} {report.sacrebleu_score:.2f}"
+'0.4082 40.82'
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import ipywidgets as widgets
+
+from lmcore import bleu
+from lmcore.bleu_signature import check_max_order
+from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, span, table_html
+
+__all__ = ["MAX_REFERENCES", "BleuPreset", "BLEU_PRESETS", "BleuReport", "bleu_report", "bleu_html", "BleuExplorer"]
+
+MAX_REFERENCES = 4
+ROWS_SHOWN_PER_ORDER = 30  # a 2,000-word paste is scored in full, but its table would be 8,000 rows long
+TOKENS_SHOWN = 60
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+@dataclass(frozen=True)
+class BleuPreset:
+    """A starting point for the explorer: a hypothesis, its references and the settings."""
+
+    hypothesis: str
+    references: tuple[str, ...]
+    tokenize: str = "13a"
+    max_order: int = 4
+
+
+BLEU_PRESETS: dict[str, BleuPreset] = {
+    "course example 1: 0.4082": BleuPreset("我 是 一位 老师", ("我 是 一个 学生",), "none", 2),
+    "course example 2: two references, 0.7071": BleuPreset("我 是 一位 老师", ("我 是 一个 学生", "我 是 一位 学生 。"),
+                                                           "none", 2),
+    "course example 3, 2nd sentence: p₂ = 0": BleuPreset("跟我 学 深度学习", ("跟我 一起 学 机器学习",), "none", 2),
+    "clipping: the the the": BleuPreset("the the the the the the the", ("the cat is on the mat",
+                                                                         "there is a cat on the mat"), "13a", 1),
+    "too short: A B (brevity penalty)": BleuPreset("A B", ("A B C D E F",), "13a", 2),
+    "unspaced Chinese: try zh, char, 13a": BleuPreset("我是一位老师", ("我是一个学生",), "zh", 2),
+}
+"""The course's examples (chapter 6), by name; the explorer starts from one of them."""
+
+
+@dataclass(frozen=True)
+class BleuReport:
+    """Everything the explorer shows for one input.
+
+    ``hyp_tokens`` and ``ref_tokens`` as the tokenizer split them; ``rows``: every distinct
+    hypothesis n-gram (``lmcore.bleu.ngram_table``); ``result``: lmcore's ``BleuResult``
+    (None when no reference was given); ``sacrebleu_score``: sacrebleu's score for the same
+    input on its 0-100 scale (None if sacrebleu is missing); ``sacrebleu_signature`` its
+    signature; ``reference_numbers``: which reference boxes (1-based) held text;
+    ``messages``: what the student should know about the input.
+    """
+
+    hyp_tokens: tuple[str, ...]
+    ref_tokens: tuple[tuple[str, ...], ...]
+    reference_numbers: tuple[int, ...]
+    tokenize: str
+    max_order: int
+    rows: tuple[bleu.NgramRow, ...]
+    result: bleu.BleuResult | None
+    sacrebleu_score: float | None
+    sacrebleu_signature: str | None
+    messages: tuple[str, ...]
+
+
+@functools.cache
+def _sacrebleu_metric(tokenize: str, max_order: int):
+    try:
+        from sacrebleu.metrics import BLEU
+    except ImportError:
+        return None
+    return BLEU(tokenize=tokenize, smooth_method="none", effective_order=False, max_ngram_order=max_order)
+
+
+def bleu_report(hypothesis: str, references: Sequence[str], *, tokenize: str = "13a",
+                max_order: int = 4) -> BleuReport:
+    """Tokens, n-gram table, lmcore's BLEU and sacrebleu's for one hypothesis and its references.
+
+    Unsmoothed sentence BLEU with uniform weights 1/N (N = ``max_order``), as in the course.
+    Empty references are left out (their box numbers are kept in ``reference_numbers``); with
+    none left there is no score, only a message. An empty hypothesis scores 0 (c = 0, so the
+    brevity penalty is 0), with a message saying so.
+
+    Introduced in notebooks/06_bleu.ipynb, section "The BLEU explorer".
+
+    >>> report = bleu_report("the the the the the the the", ["the cat is on the mat"], max_order=1)
+    >>> [(row.ngram, row.count, row.clipped_count) for row in report.rows]
+    [(('the',), 7, 2)]
+    """
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError("references must be a list of strings (one per reference box)")
+    if len(references) > MAX_REFERENCES:
+        raise ValueError(f"at most {MAX_REFERENCES} references, got {len(references)}")
+    for i, reference in enumerate(references):
+        if not isinstance(reference, str):
+            raise TypeError(f"references[{i}] must be a str, got {type(reference).__name__}")
+    if tokenize not in bleu.TOKENIZERS:
+        raise ValueError(f"tokenize must be one of {bleu.TOKENIZERS}, got {tokenize!r}")
+    check_max_order(max_order)
+    numbers = tuple(i + 1 for i, reference in enumerate(references) if reference.strip())
+    used = [references[i - 1] for i in numbers]
+    messages = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # lmcore warns about unspaced Chinese: said below in words instead
+        hyp_tokens = bleu.bleu_tokens(hypothesis, tokenize)
+        ref_tokens = [bleu.bleu_tokens(reference, tokenize) for reference in used]
+    if caught:
+        messages.append(f"A sentence is Chinese without spaces, and tokenize={tokenize!r} splits only at spaces "
+                        "(and punctuation), so it is one single token. Choose zh or char to score it character by "
+                        "character, or put spaces between the words.")
+    elif tokenize not in ("zh", "char") and any(_CJK.search(t) and _LATIN.search(t) for t in [hypothesis, *used]):
+        messages.append(f"Mixed scripts: with tokenize={tokenize!r}, Chinese characters between two spaces count as "
+                        "one token; zh splits them into characters and keeps the rest as 13a does.")
+    if not used:
+        messages.insert(0, "Type at least one reference: BLEU compares the hypothesis with reference translations.")
+        return BleuReport(tuple(hyp_tokens), (), (), tokenize, max_order, (), None, None, None, tuple(messages))
+    if not hyp_tokens:
+        messages.insert(0, "The hypothesis is empty: c = 0, so the brevity penalty is 0 and BLEU is 0.")
+    rows = bleu.ngram_table(hyp_tokens, ref_tokens, max_order=max_order)
+    result = bleu.sentence_bleu(hyp_tokens, ref_tokens, max_order=max_order)
+    result = bleu.bleu_from_stats(result.stats, nrefs=len(used), tokenize=tokenize)  # the signature of this input
+    stats = result.stats
+    order = next((n for n, m in enumerate(stats.matches, start=1) if m == 0), None)
+    if hyp_tokens and order is not None and stats.totals[order - 1] == 0:
+        messages.append(f"The hypothesis has {stats.hyp_len} token(s), so no {order}-grams at all: with N = "
+                        f"{max_order}, unsmoothed BLEU is 0 (lower N, or see sacrebleu's effective order).")
+    elif hyp_tokens and order is not None:
+        messages.append(f"No {order}-gram of the hypothesis is in any reference, so p_{order} = 0 and the geometric "
+                        "mean is 0: unsmoothed BLEU is 0 (smoothing, in chapter 6's \"Going further\", avoids it).")
+    metric = _sacrebleu_metric(tokenize, max_order)
+    sacre, sacre_signature = None, None
+    if metric is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sacre = metric.corpus_score([hypothesis], [[reference] for reference in used]).score
+        sacre_signature = str(metric.get_signature())
+    return BleuReport(tuple(hyp_tokens), tuple(map(tuple, ref_tokens)), numbers, tokenize, max_order, tuple(rows),
+                      result, sacre, sacre_signature, tuple(messages))
+
+
+# --- render ---------------------------------------------------------------------------------
+
+
+def _tokens_html(tokens: Sequence[str]) -> str:
+    shown = " | ".join(html.escape(token) for token in tokens[:TOKENS_SHOWN])
+    more = f" … (+{len(tokens) - TOKENS_SHOWN:,} more)" if len(tokens) > TOKENS_SHOWN else ""
+    return f"<code>{shown}</code>{more}" if tokens else "<i>(no tokens)</i>"
+
+
+def _ngram_rows(report: BleuReport) -> tuple[list[list[str]], list[str]]:
+    rows, notes, shown = [], [], {}
+    for row in report.rows:
+        shown[row.order] = shown.get(row.order, 0) + 1
+        if shown[row.order] > ROWS_SHOWN_PER_ORDER:
+            continue
+        limit = max(row.ref_counts)
+        if not limit:
+            cell = "0 (in no reference)"
+        elif row.clipped_count < row.count:
+            cell = f"<b>{row.clipped_count}</b> (clipped)"
+        else:
+            cell = str(row.clipped_count)
+        rows.append([str(row.order), html.escape(" ".join(row.ngram)), str(row.count),
+                     *(str(count) for count in row.ref_counts), str(limit), cell])
+    for order, count in shown.items():
+        if count > ROWS_SHOWN_PER_ORDER:
+            notes.append(f"The table shows the first {ROWS_SHOWN_PER_ORDER} of {count:,} distinct {order}-grams; "
+                         "the counts and the scores below use all of them.")
+    return rows, notes
+
+
+def bleu_html(report: BleuReport) -> str:
+    """The report as HTML: tokens, the n-gram table, p_n, brevity penalty, both scores, messages.
+    Numbers sit in ``lmcore-...`` spans (``lmcore-bleu-score``, ``lmcore-sacrebleu-score``,
+    ``lmcore-bp``, ``lmcore-p1``...), hooks for the tests.
+
+    >>> "0.4082" in bleu_html(bleu_report("我 是 一位 老师", ["我 是 一个 学生"], tokenize="none", max_order=2))
+    True
+    """
+    parts = [f"<div>hypothesis ({len(report.hyp_tokens)} tokens): {_tokens_html(report.hyp_tokens)}</div>"]
+    for number, tokens in zip(report.reference_numbers, report.ref_tokens):
+        parts.append(f"<div>reference {number} ({len(tokens)} tokens): {_tokens_html(tokens)}</div>")
+    result = report.result
+    if result is None:
+        return "".join(parts) + notes_html(report.messages)
+    table_rows, table_notes = _ngram_rows(report)
+    columns = ["n", "n-gram", "count in hypothesis", *(f"in ref {n}" for n in report.reference_numbers),
+               "clip at (most in one ref)", "clipped count"]
+    parts.append(table_html(columns, table_rows) if table_rows else "<p><i>(no n-grams)</i></p>")
+    parts.append(notes_html(table_notes))
+    stats = result.stats
+    order_rows = [[f"p<sub>{n}</sub>", str(m), str(t), span(f"lmcore-p{n}", format_number(p) if t else "—"),
+                   f"{w:.4f}"]
+                  for n, (m, t, p, w) in enumerate(zip(stats.matches, stats.totals, result.precisions,
+                                                       result.weights), start=1)]
+    parts.append(table_html(["order", "clipped matches", "hypothesis n-grams", "p<sub>n</sub>", "weight"],
+                            order_rows))
+    bp_formula = "1 (c > r)" if stats.hyp_len > stats.ref_len else (
+        f"exp(1 − {stats.ref_len}/{stats.hyp_len})" if stats.hyp_len else "0 (c = 0)")
+    parts.append(f"<p>c = {stats.hyp_len} hypothesis tokens, r = {stats.ref_len} (the closest reference length); "
+                 f"brevity penalty BP = {bp_formula} = {span('lmcore-bp', format_number(result.brevity_penalty))}</p>")
+    score = (f"<p><b>BLEU = {span('lmcore-bleu-score', format_number(result.score))}</b> "
+             f"(0-100 scale: {span('lmcore-bleu-score100', f'{result.score100:.2f}')})")
+    if report.sacrebleu_score is not None:
+        agree = abs(report.sacrebleu_score - result.score100) < 1e-9
+        score += (f"; sacrebleu: {span('lmcore-sacrebleu-score', f'{report.sacrebleu_score:.2f}')} "
+                  f"(its 0-100 scale; {'the same' if agree else 'DIFFERENT'})")
+    parts.append(score + "</p>")
+    signatures = f"lmcore: <code>{html.escape(result.signature.format(short=True))}</code>"
+    if report.sacrebleu_signature:
+        signatures += f"<br>sacrebleu: <code>{html.escape(report.sacrebleu_signature)}</code>"
+    parts.append(f'<p style="font-size: 90%">{signatures}</p>')
+    parts.append(notes_html(report.messages))
+    return "".join(parts)
+
+
+# --- wiring ---------------------------------------------------------------------------------
+
+_BLEU_HELP = (
+    "<b>BLEU, count by count.</b> Edit the hypothesis (a system's translation) and up to four references "
+    "(human translations), or pick a preset. Every n-gram of the hypothesis is counted, and its count is "
+    "<i>clipped</i> at the most copies in any one reference; p<sub>n</sub> = clipped matches / hypothesis "
+    "n-grams; BLEU = BP × (p<sub>1</sub> ⋯ p<sub>N</sub>)<sup>1/N</sup>. sacrebleu's score for the same input "
+    "stands beside lmcore's."
+)
+
+
+class BleuExplorer(Explorer):
+    """Text boxes for a hypothesis and ``MAX_REFERENCES`` references, menus for the preset, the
+    tokenizer and the max order N; the report (:func:`bleu_html`) follows every keystroke.
+
+    Controls: ``preset``, ``tokenize``, ``max_order`` (Dropdowns), ``hypothesis`` (Text),
+    ``references`` (a list of Text). ``result`` is the last :class:`BleuReport`. Extra presets
+    (e.g. a verse read from ``lmcore.translations``) can be passed as ``presets``.
+
+    Introduced in notebooks/06_bleu.ipynb, section "The BLEU explorer".
+
+    >>> explorer = BleuExplorer()
+    >>> explorer.references[1].value = "我 是 一位 学生 。"
+    >>> f"{explorer.result.result.score:.4f}"
+    '0.7071'
+    """
+
+    def __init__(self, preset: str = "course example 1: 0.4082", presets: Mapping[str, BleuPreset] | None = None):
+        self.presets = {**BLEU_PRESETS, **dict(presets or {})}
+        if preset not in self.presets:
+            raise ValueError(f"preset must be one of {tuple(self.presets)}, got {preset!r}")
+        for name, value in self.presets.items():
+            if not isinstance(value, BleuPreset) or len(value.references) > MAX_REFERENCES:
+                raise TypeError(f"presets[{name!r}] must be a BleuPreset with at most {MAX_REFERENCES} references")
+        self.result: BleuReport | None = None
+        style, wide = {"description_width": "7em"}, widgets.Layout(width="46em")
+        self.preset = widgets.Dropdown(options=list(self.presets), value=preset, description="preset", style=style,
+                                       layout=widgets.Layout(width="30em"))
+        self.hypothesis = widgets.Text(description="hypothesis", continuous_update=True, style=style, layout=wide)
+        self.references = [widgets.Text(description=f"reference {i + 1}", continuous_update=True, style=style,
+                                        layout=wide) for i in range(MAX_REFERENCES)]
+        self.tokenize = widgets.Dropdown(options=list(bleu.TOKENIZERS), description="tokenize", style=style,
+                                         layout=widgets.Layout(width="16em"))
+        self.max_order = widgets.Dropdown(options=[1, 2, 3, 4], description="max order N", style=style,
+                                          layout=widgets.Layout(width="16em"))
+        self.output = widgets.HTML()
+        for control, css in [(self.preset, "lmcore-bleu-preset"), (self.hypothesis, "lmcore-bleu-hypothesis"),
+                             (self.tokenize, "lmcore-bleu-tokenize"), (self.max_order, "lmcore-bleu-max-order"),
+                             (self.output, "lmcore-result")]:
+            control.add_class(css)
+        for i, box in enumerate(self.references):
+            box.add_class("lmcore-bleu-reference")
+            box.add_class(f"lmcore-bleu-reference{i + 1}")
+        self.widget = widgets.VBox([help_box(_BLEU_HELP), self.preset, self.hypothesis, *self.references,
+                                    widgets.HBox([self.tokenize, self.max_order]), self.output])
+        self.widget.add_class("lmcore-bleu-explorer")
+        self._holding = False
+        self._load_preset()
+        self.preset.observe(self._load_preset, names="value")
+        for control in [self.hypothesis, *self.references, self.tokenize, self.max_order]:
+            control.observe(self._update, names="value")
+        self._update()
+
+    def _load_preset(self, change=None) -> None:
+        chosen = self.presets[self.preset.value]
+        self._holding = True  # one update for the whole preset, not one per box
+        try:
+            self.hypothesis.value = chosen.hypothesis
+            for i, box in enumerate(self.references):
+                box.value = chosen.references[i] if i < len(chosen.references) else ""
+            self.tokenize.value, self.max_order.value = chosen.tokenize, chosen.max_order
+        finally:
+            self._holding = False
+        if change is not None:
+            self._update()
+
+    def _update(self, change=None) -> None:
+        if self._holding:
+            return
+        try:
+            report = bleu_report(self.hypothesis.value, [box.value for box in self.references],
+                                 tokenize=self.tokenize.value, max_order=self.max_order.value)
+        except Exception as error:  # an explorer shows a message, never a traceback
+            self.output.value = notes_html([f"Could not score this input: {error}"])
+            self.result = None
+            return
+        self.output.value = bleu_html(report)
+        self.result = report

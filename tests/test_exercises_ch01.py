@@ -1,0 +1,89 @@
+"""Chapter 1's self-checks: answers at the stated precision (3 significant digits) pass, the boundary
+is exact, and the typical wrong answers get the hint that names the mistake."""
+
+import math
+
+import pytest
+
+from lmcore import exercises as ex
+
+CHAPTER_1_CHECKS = [
+    ex.check_anchovies_surprisal, ex.check_extra_bits, ex.check_rank_or_probability, ex.check_upper_bound,
+    ex.check_lower_bound, ex.check_uniform_bits,
+]
+Q = [0.6, 0.2, 0.1, 0.05, 0.05]
+UPPER = -sum(x * math.log2(x) for x in Q)
+LOWER = sum(i * (a - b) * math.log2(i) for i, (a, b) in enumerate(zip(Q, Q[1:] + [0.0]), start=1))
+# checker: (exact answer, [(typical mistake, words of its hint)])
+NUMERIC = {
+    ex.check_anchovies_surprisal: (math.log2(100), [
+        (math.log(100), "natural log"), (2.0, "log10"), (0.01, "probability itself"), (100.0, "inverse probability"),
+        (-math.log2(100), "sign")]),
+    ex.check_extra_bits: (math.log2(1000), [
+        (math.log(1000), "natural log"), (3.0, "log10"), (1000.0, "ratio"), (0.0999, "difference of the probab"),
+        (math.log2(1e4) + math.log2(10), "adding"), (math.log2(1e4), "fried rice alone")]),
+    ex.check_upper_bound: (UPPER, [
+        (UPPER * math.log(2), "natural log"), (LOWER, "lower bound"), (math.log2(5), "equally likely")]),
+    ex.check_lower_bound: (LOWER, [
+        (LOWER * math.log(2), "natural log"), (UPPER, "upper bound"),
+        (sum((a - b) * math.log2(i) for i, (a, b) in enumerate(zip(Q, Q[1:] + [0.0]), start=1)), "factor i"),
+        (LOWER - 5 * 0.05 * math.log2(5), "last term")]),
+    ex.check_uniform_bits: (math.log2(10_000), [
+        (math.log(10_000), "natural log"), (4.0, "log10"), (1e-4, "probability of one word"),
+        (10_000.0, "perplexity")]),
+}
+
+
+def half_unit(value: float) -> float:
+    """Half a unit of the third significant digit of ``value``."""
+    return 0.5 * 10 ** (math.floor(math.log10(abs(value))) - 2)
+
+
+def test_the_exercise_values():
+    assert f"{UPPER:.4f}" == "1.6710" and f"{LOWER:.4f}" == "1.0182"
+    assert ex.letter_exercise_frequencies() == Q
+    assert ex.PIZZA_EXERCISE == {"mushrooms": 0.1, "pepperoni": 0.1, "anchovies": 0.01, "fried rice": 0.0001,
+                                 "and": 1e-100}
+
+
+@pytest.mark.parametrize("check", CHAPTER_1_CHECKS, ids=lambda f: f.__name__)
+def test_unanswered_is_neither_right_nor_wrong(check):
+    assert check(None).correct is None
+
+
+@pytest.mark.parametrize("check", list(NUMERIC), ids=lambda f: f.__name__)
+def test_any_answer_at_three_significant_digits_passes_and_the_boundary_is_exact(check):
+    expected, _ = NUMERIC[check]
+    half = half_unit(expected)
+    for answer in (expected, float(f"{expected:.3g}"), f"{expected:.3g}", float(f"{expected:.5g}"),
+                   expected + 0.999 * half, expected - 0.999 * half):
+        assert check(answer).correct is True, answer
+    for answer in (expected + 1.02 * half, expected - 1.02 * half, expected + 3 * half):
+        assert check(answer).correct is False, answer
+
+
+MISTAKES = [(check, value, words) for check, (_, mistakes) in NUMERIC.items() for value, words in mistakes]
+
+
+@pytest.mark.parametrize("check, mistake, words", MISTAKES,
+                         ids=lambda x: getattr(x, "__name__", None) or (f"{x:.4g}" if isinstance(x, float) else x))
+def test_typical_mistakes_get_their_hint(check, mistake, words):
+    for answer in (mistake, float(f"{mistake:.3g}")):
+        feedback = check(answer)
+        assert feedback.correct is False and words in feedback.message, (answer, feedback.message)
+
+
+def test_a_number_that_is_no_known_mistake_and_text_that_is_no_number():
+    assert "is not it" in ex.check_anchovies_surprisal(5.0).message
+    assert "expected a number" in ex.check_anchovies_surprisal("six").message
+
+
+@pytest.mark.parametrize("check, answer, correct, words", [
+    (ex.check_rank_or_probability, "B", True, "2.32 bits for B"),
+    (ex.check_rank_or_probability, " a ", False, "first place is worth nothing"),
+    (ex.check_rank_or_probability, "C", False, "rank does not enter the score"),
+    (ex.check_rank_or_probability, "D", False, "answer one of A, B, C"),
+])
+def test_choices(check, answer, correct, words):
+    feedback = check(answer)
+    assert feedback.correct is correct and words in feedback.message

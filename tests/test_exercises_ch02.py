@@ -1,0 +1,98 @@
+"""Chapter 2's self-checks: right answers at the stated precision pass (boundary included),
+typical wrong answers get the hint that names their mistake."""
+
+import math
+
+import pytest
+
+from lmcore import exercises as ex
+
+NUMERIC = {  # check: (expected, significant digits)
+    ex.check_entropy_in_bits: (-(0.7 * math.log2(0.7) + 0.2 * math.log2(0.2) + 0.1 * math.log2(0.1)), 3),
+    ex.check_entropy_with_impossible_outcome: (-(0.6 * math.log2(0.6) + 0.3 * math.log2(0.3) + 0.1 * math.log2(0.1)),
+                                               3),
+    ex.check_average_code_length: (1.9, 3),
+    ex.check_markov_entropy_rate: (2 / 3, 3),
+    ex.check_miller_madow_correction: (19 / 200 / math.log(2), 3),
+}
+CHECKS = [*NUMERIC, ex.check_one_sample_of_a_mixture]
+
+
+def half_unit(expected, digits):
+    return 0.5 * 10 ** (math.floor(math.log10(abs(expected))) - digits + 1)
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda f: f.__name__)
+def test_unanswered(check):
+    feedback = check(None)
+    assert feedback.correct is None and "Not answered yet" in feedback.message
+
+
+@pytest.mark.parametrize("check", NUMERIC, ids=lambda f: f.__name__)
+def test_any_answer_at_the_stated_precision_passes_and_no_wider(check):
+    expected, digits = NUMERIC[check]
+    half = half_unit(expected, digits)
+    rounded = round(expected, digits - 1 - math.floor(math.log10(abs(expected))))
+    for answer in (expected, rounded, str(rounded), expected + 0.999 * half, expected - 0.999 * half):
+        assert check(answer).correct is True, answer
+    for answer in (expected + 1.01 * half, expected - 1.01 * half):
+        assert check(answer).correct is False, answer
+
+
+def test_the_rounded_answers_of_the_reference_answers():
+    assert ex.check_entropy_in_bits(1.16).correct
+    assert ex.check_entropy_with_impossible_outcome(1.30).correct
+    assert ex.check_average_code_length(1.90).correct
+    assert ex.check_markov_entropy_rate(0.667).correct
+    assert ex.check_miller_madow_correction(0.137).correct
+    assert not ex.check_entropy_in_bits(1.15).correct  # 0.0068 away: beyond half a unit of the 3rd digit
+
+
+@pytest.mark.parametrize("check, answer, words", [
+    (ex.check_entropy_in_bits, 0.8018, "natural log"),
+    (ex.check_entropy_in_bits, 0.3482, "log10"),
+    (ex.check_entropy_in_bits, -1.1568, "minus sign"),
+    (ex.check_entropy_in_bits, 2.0530, "without their weights"),
+    (ex.check_entropy_with_impossible_outcome, 2.0, "four equally likely"),
+    (ex.check_entropy_with_impossible_outcome, float("nan"), "0 · log 0 = 0"),
+    (ex.check_entropy_with_impossible_outcome, float("inf"), "0 · log 0 = 0"),
+    (ex.check_entropy_with_impossible_outcome, 0.8979, "natural log"),
+    (ex.check_entropy_with_impossible_outcome, 1.585, "three equally likely"),
+    (ex.check_average_code_length, 2.25, "without weights"),
+    (ex.check_average_code_length, 1.8464, "entropy"),
+    (ex.check_average_code_length, 9, "adding the lengths"),
+    (ex.check_markov_entropy_rate, 0.5, "averaging the rows"),
+    (ex.check_markov_entropy_rate, 0.9183, "stationary distribution"),
+    (ex.check_markov_entropy_rate, 1.0, "row a alone"),
+    (ex.check_miller_madow_correction, 0.095, "in nats"),
+    (ex.check_miller_madow_correction, 0.1443, "K in place of K - 1"),
+    (ex.check_miller_madow_correction, 0.2741, "without the 2"),
+    (ex.check_miller_madow_correction, 0.0658, "multiplying by ln 2"),
+    (ex.check_average_code_length, 5.0, "is not it"),
+    (ex.check_average_code_length, "two", "expected a number"),
+])
+def test_typical_mistakes_get_their_hint(check, answer, words):
+    feedback = check(answer)
+    assert feedback.correct is False and words in feedback.message, feedback.message
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    ("B", True, "stationary but not ergodic"),
+    (" b ", True, "one die"),
+    ("A", False, "average over many samples"),
+    ("C", False, "all 6s"),
+    ("D", False, "settles"),
+    ("E", False, "answer one of"),
+])
+def test_one_sample_of_a_mixture(answer, correct, words):
+    feedback = ex.check_one_sample_of_a_mixture(answer)
+    assert feedback.correct is correct and words in feedback.message
+
+
+def test_exercise_data_is_what_the_notebook_states():
+    assert ex.ENTROPY_EXERCISE_P == (0.7, 0.2, 0.1)
+    assert ex.ZERO_EXERCISE_P == {"sun": 0.6, "clouds": 0.3, "rain": 0.1, "snow": 0.0}
+    assert ex.CODE_EXERCISE == {"p": (0.4, 0.3, 0.2, 0.1), "code": ("0", "10", "110", "111")}
+    assert ex.MARKOV_EXERCISE_TRANSITION == ((0.5, 0.5), (1.0, 0.0))
+    assert ex.MILLER_MADOW_EXERCISE == {"tokens n": 100, "types K": 20}
+    assert ex.significant_tolerance(1.1568, 3) * 1.1568 == pytest.approx(0.005)

@@ -1,0 +1,63 @@
+"""Chapter 6's self-checks: right answers at the stated precision pass, the typical wrong ones get their hint."""
+
+import math
+
+import pytest
+
+from lmcore import exercises as ex
+from lmcore.exercises.feedback import half_unit
+
+# (checker, expected, significant digits the notebook asks for)
+NUMERIC = [
+    (ex.check_clipped_unigram_precision, 3 / 5, 3),
+    (ex.check_multi_reference_precision, 3 / 5, 3),
+    (ex.check_bleu_with_brevity, math.exp(1 - 10 / 9) * 0.024 ** 0.25, 3),
+    (ex.check_corpus_bleu, math.sqrt(0.9 * 0.75), 3),
+    (ex.check_bleu_point_difference, 1.5, 2),
+]
+
+
+@pytest.mark.parametrize("check, expected, digits", NUMERIC, ids=lambda x: getattr(x, "__name__", str(x)))
+def test_any_answer_at_the_stated_precision_passes(check, expected, digits):
+    tolerance = half_unit(expected, digits)
+    assert check(expected).correct
+    assert check(float(f"{expected:.{digits}g}")).correct  # the answer rounded as asked
+    assert check(expected + 0.99 * tolerance).correct and check(expected - 0.99 * tolerance).correct
+    assert not check(expected + 2.5 * tolerance).correct and not check(expected - 2.5 * tolerance).correct
+    assert check(None).correct is None
+
+
+@pytest.mark.parametrize("check, answer, hint", [
+    (ex.check_clipped_unigram_precision, 1.0, "without clipping"),
+    (ex.check_clipped_unigram_precision, 0.4, "counting each matching word type once"),
+    (ex.check_clipped_unigram_precision, 0.5, "reference's length"),
+    (ex.check_multi_reference_precision, 0.8, "all references together"),
+    (ex.check_multi_reference_precision, 1.0, "without clipping"),
+    (ex.check_multi_reference_precision, 0.4, "first reference only"),
+    (ex.check_bleu_with_brevity, 0.394, "without the brevity penalty"),
+    (ex.check_bleu_with_brevity, 0.282, "r = 12"),
+    (ex.check_bleu_with_brevity, 0.403, "arithmetic mean"),
+    (ex.check_corpus_bleu, 0.75, "averaging the two sentence scores"),
+    (ex.check_corpus_bleu, 0.707, "geometric mean of the sentence scores"),
+    (ex.check_bleu_point_difference, -29.19, "0.31 is 31 BLEU points"),
+    (ex.check_bleu_point_difference, 29.19, "0.31 is 31 BLEU points"),
+    (ex.check_bleu_point_difference, 0.015, "0-1 scale"),
+    (ex.check_bleu_point_difference, -1.5, "X - Y"),
+])
+def test_typical_mistakes_get_their_hint(check, answer, hint):
+    feedback = check(answer)
+    assert feedback.correct is False and hint in feedback.message, feedback.message
+
+
+@pytest.mark.parametrize("answer, correct", [("C", True), (" c ", True), ("A", False), ("B", False), ("D", False)])
+def test_comparable_scores_choice(answer, correct):
+    feedback = ex.check_comparable_scores(answer)
+    assert feedback.correct is correct and len(feedback.message) > 40
+
+
+def test_the_exercise_data_are_what_the_notebook_prints():
+    assert ex.CLIPPING_EXERCISE["hypothesis"] == "the cat the cat the"
+    assert ex.MULTI_REFERENCE_EXERCISE["references"] == ["a b b", "a a c"]
+    assert ex.BREVITY_EXERCISE == {"precisions": (0.8, 0.5, 0.3, 0.2), "c": 9, "reference_lengths": (10, 12)}
+    assert ex.SCALE_EXERCISE["system Y (sacrebleu, 0-100 scale)"] == 29.5
+    assert ex.check_clipped_unigram_precision("0.6").correct  # a number typed as text still counts

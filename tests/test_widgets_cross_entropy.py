@@ -1,0 +1,183 @@
+"""Chapter 3's explorers without a browser: the cross-entropy bars and the interval narrowing.
+
+Observers run synchronously when a test sets ``.value`` (or clicks), so each assertion reads
+what a student would see after the same move.
+"""
+
+import math
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import pytest
+
+from lmcore import coding, info
+from lmcore.widgets import (
+    CROSS_ENTROPY_PRESETS,
+    CompressionExplorer,
+    CrossEntropyExplorer,
+    compression_html,
+    compression_report,
+    cross_entropy_html,
+    cross_entropy_report,
+    narrowing_figure,
+    narrowing_svg,
+)
+
+
+def shown(html: str, css_class: str) -> str:
+    """The text of the span with this CSS class, as the browser would show it."""
+    match = re.search(rf'<span class="{css_class}">([^<]*)</span>', html)
+    assert match, f"no {css_class} in {html[:200]}"
+    return match.group(1)
+
+
+# --- the cross-entropy explorer: the pure part ---------------------------------------------
+
+
+@pytest.mark.parametrize("name, entropy, cross, kl", [
+    ("toy corpus, add-one unigram", math.log2(7), 3.0028, 0.1954),
+    ("the text 'A B', model P(A) = 0.8", 1.0, 1.3219, 0.3219),
+    ("rain forecast", 0.8113, 1.0, 0.1887),
+    ("horse race, uniform model", 2.0, 3.0, 1.0),
+    ("8 teams, horse-race model", 3.0, 4.25, 1.25),
+])
+def test_presets_give_the_course_numbers(name, entropy, cross, kl):
+    preset = CROSS_ENTROPY_PRESETS[name]
+    report = cross_entropy_report(preset.p, preset.m, preset.labels)
+    assert report.entropy == pytest.approx(entropy, abs=5e-5)
+    assert report.cross_entropy == pytest.approx(cross, abs=5e-5)
+    assert report.kl == pytest.approx(kl, abs=5e-5)
+    assert report.perplexity == pytest.approx(2**report.cross_entropy)
+    p, m = preset.p, preset.m
+    assert report.cross_entropy == pytest.approx(info.cross_entropy([x / sum(p) for x in p], [x / sum(m) for x in m]))
+
+
+def test_gibbs_inequality_and_the_notes():
+    same = cross_entropy_report([1, 2, 3], [2, 4, 6])
+    assert same.kl == 0 and same.cross_entropy == pytest.approx(same.entropy) and "m = p" in same.notes[0]
+    ruled_out = cross_entropy_report([1, 1], [1, 0], ["A", "B"])
+    assert ruled_out.cross_entropy == math.inf and ruled_out.kl == math.inf and ruled_out.perplexity == math.inf
+    assert ruled_out.impossible == ("B",) and "probability 0 to B" in ruled_out.notes[0]
+    # an outcome the model rules out that never happens costs nothing
+    assert cross_entropy_report([1, 0], [1, 0]).cross_entropy == 0.0
+
+
+@pytest.mark.parametrize("p, m, error, words", [
+    ([0, 0], [1, 1], ValueError, "all weights of p are 0"),
+    ([1, 1], [0, 0], ValueError, "all weights of m are 0"),
+    ([1, -1], [1, 1], ValueError, "negative"),
+    ([1, 1], [1, 1, 1], ValueError, "p has 2 outcomes but m has 3"),
+    ("ab", [1, 1], TypeError, "p must be a sequence"),
+])
+def test_bad_weights_are_named(p, m, error, words):
+    with pytest.raises(error, match=words):
+        cross_entropy_report(p, m)
+    with pytest.raises(ValueError, match="labels has 1"):
+        cross_entropy_report([1, 1], [1, 1], ["A"])
+
+
+def test_the_html_shows_the_numbers_and_an_infinite_bar_fits():
+    page = cross_entropy_html(cross_entropy_report([1, 3], [1, 1], ["rain", "no rain"]))
+    assert shown(page, "lmcore-entropy") == "0.8113"
+    assert shown(page, "lmcore-cross-entropy") == "1.0000"
+    assert shown(page, "lmcore-kl") == "0.1887"
+    assert shown(page, "lmcore-model-perplexity") == "2.0000"
+    assert "rain" in page and "lmcore-distributions" in page
+    infinite = cross_entropy_html(cross_entropy_report([1, 1], [1, 0]))
+    assert shown(infinite, "lmcore-cross-entropy") == "∞" and "beyond the scale" in infinite
+    assert "width: 100.00%" in infinite  # the KL bar is drawn to the end of the scale, not beyond
+
+
+# --- the cross-entropy explorer: the widget ----------------------------------------------------
+
+
+def test_explorer_starts_at_the_toy_corpus_and_follows_the_sliders():
+    explorer = CrossEntropyExplorer()
+    assert shown(explorer.output.value, "lmcore-cross-entropy") == "3.0028"
+    assert [s.value for s in explorer.p_sliders] == [0.5] * 7 + [0.0]
+    explorer.m_sliders[-1].value = 0.0  # money: a word the test sentence never uses
+    assert shown(explorer.output.value, "lmcore-cross-entropy") == "2.8329"
+    assert explorer.result.cross_entropy == pytest.approx(
+        cross_entropy_report([0.5] * 7 + [0.0], [0.3, 0.3] + [0.2] * 5 + [0.0]).cross_entropy)
+    explorer.m_sliders[0].value = 0.0  # 'i' occurs: infinitely many bits
+    assert shown(explorer.output.value, "lmcore-cross-entropy") == "∞"
+    assert "probability 0 to i" in explorer.output.value
+
+
+def test_presets_rebuild_the_sliders_and_swap_exchanges_p_and_m():
+    explorer = CrossEntropyExplorer("rain forecast")
+    old = explorer.p_sliders[0]
+    explorer.preset.value = "horse race, uniform model"
+    assert len(explorer.p_sliders) == 8 and explorer.p_sliders[0] is not old
+    assert shown(explorer.output.value, "lmcore-kl") == "1.0000"
+    explorer.swap.click()
+    assert [s.value for s in explorer.p_sliders] == [0.5] * 8
+    assert shown(explorer.output.value, "lmcore-kl") == "1.2500"  # KL(m‖p) ≠ KL(p‖m)
+    assert "horse race" in explorer.story.value and "Swapped" in explorer.story.value
+    explorer.preset.value = "rain forecast"
+    assert "Swapped" not in explorer.story.value
+
+
+def test_weights_that_are_no_distribution_get_a_message_not_a_traceback():
+    explorer = CrossEntropyExplorer("rain forecast")
+    for slider in explorer.p_sliders:
+        slider.value = 0.0
+    assert explorer.result is None and "all weights of p are 0" in explorer.error
+    assert "Not a distribution yet" in explorer.output.value
+    explorer.p_sliders[0].value = 0.3
+    assert explorer.result is not None and shown(explorer.output.value, "lmcore-entropy") == "0.0000"
+
+
+def test_explorer_refuses_an_unknown_preset_and_displays_as_its_widget():
+    with pytest.raises(ValueError, match="preset must be one of"):
+        CrossEntropyExplorer("weather")
+    bundle = CrossEntropyExplorer()._repr_mimebundle_()
+    assert bundle["text/plain"].startswith("CrossEntropyExplorer: an interactive widget")
+    assert "3.0028" in bundle["text/html"]  # the static picture carries the numbers
+
+
+# --- the compression explorer ---------------------------------------------------------------
+
+
+def test_compression_report_and_html():
+    report = compression_report(" a a b ", 0.8)
+    assert report.message == "AAB" and report.narrowing == coding.narrow_interval("AAB", {"A": 0.8, "B": 1 - 0.8})
+    page = compression_html(report)
+    assert shown(page, "lmcore-surprisal") == "2.9658"
+    assert shown(page, "lmcore-code") == "1001" and shown(page, "lmcore-code-bits") == "4"
+    assert report.code_bits <= math.ceil(report.narrowing.surprisal) + 1
+    figure = narrowing_figure(report)
+    assert len(figure.axes) == 1
+    plt.close(figure)
+    svg = narrowing_svg(report)
+    assert svg.count("<rect") == 2 * 3 + 2 and "0.1001" in svg and "−2.97" in svg
+
+
+@pytest.mark.parametrize("message, p_a, words", [
+    ("", 0.5, "message is empty"), ("ABC", 0.5, "only the letters A and B, not 'C'"),
+    ("A" * 13, 0.5, "at most 12"), ("AB", 1.0, "strictly between 0 and 1"), ("AB", "half", "p_a must be"),
+])
+def test_compression_report_refuses_odd_input(message, p_a, words):
+    with pytest.raises(ValueError, match=words):
+        compression_report(message, p_a)
+    with pytest.raises(TypeError, match="message must be a str"):
+        compression_report(["A"], 0.5)
+
+
+def test_compression_explorer_codes_typed_messages():
+    explorer = CompressionExplorer("AAB", p_a=0.8)
+    assert explorer.figure.value == narrowing_svg(compression_report("AAB", 0.8))
+    explorer.message.value = "BBB"
+    assert explorer.result.message == "AAB"  # typing alone does not code; the button does
+    explorer.code.click()
+    assert explorer.result.narrowing.code == "1111111"
+    explorer.p_a.value = 0.2
+    assert shown(explorer.output.value, "lmcore-code") == compression_report("BBB", 0.2).narrowing.code
+    explorer.message.value = "ABX"
+    explorer.code.click()
+    assert explorer.result is None and "not 'X'" in explorer.output.value
+    assert "lmcore-message" in explorer.output.value
