@@ -95,4 +95,3 @@ def test_exercise_data_is_what_the_notebook_states():
     assert ex.CODE_EXERCISE == {"p": (0.4, 0.3, 0.2, 0.1), "code": ("0", "10", "110", "111")}
     assert ex.MARKOV_EXERCISE_TRANSITION == ((0.5, 0.5), (1.0, 0.0))
     assert ex.MILLER_MADOW_EXERCISE == {"tokens n": 100, "types K": 20}
-    assert ex.significant_tolerance(1.1568, 3) * 1.1568 == pytest.approx(0.005)

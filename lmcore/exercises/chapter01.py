@@ -40,33 +40,10 @@ _NATURAL_LOG = "with the natural log: that is nats; divide by ln 2 = 0.6931 for 
 _DECIMAL_LOG = "with log10: that counts decimal digits; use log2 for bits."
 
 
-def _tolerance(value: float) -> float:
-    """The ``rel_tol`` that accepts every answer within half a unit of the 3rd significant digit of
-    ``value`` (a hair more, so that the boundary itself passes)."""
-    if value == 0:
-        return 0.0
-    exponent = math.floor(math.log10(abs(value)))
-    return 0.5 * 10 ** (exponent - SIGNIFICANT_DIGITS + 1) / abs(value) * (1 + 1e-9)
-
-
-def _shown(value: float) -> str:
-    """``value`` with 3 significant digits, never in exponent form: 4.61, 0.0100, 1000."""
-    if value == 0:
-        return "0"
-    return f"{value:.{max(0, SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(abs(value))))}f}"
-
-
 def _check(answer, expected: float, mistakes: dict[float, str]) -> Feedback:
-    """:func:`check_number` at 3 significant digits: right within half a unit of the 3rd digit of
-    ``expected``; a mistake is recognised within half a unit of the 3rd digit of its own value."""
+    """:func:`check_number` at 3 significant digits (a mistake too is recognised at 3 digits of its own value)."""
     decimals = max(0, SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(abs(expected))))
-    verdict = check_number(answer, expected, digits=decimals, rel_tol=_tolerance(expected))
-    if verdict.correct is not False:
-        return verdict
-    for value, hint in mistakes.items():
-        if check_number(answer, value, rel_tol=_tolerance(value)).correct:
-            return Feedback(False, f"Not yet: {_shown(float(answer))} is what you get {hint}")
-    return verdict
+    return check_number(answer, expected, mistakes=mistakes, digits=decimals, sig_digits=SIGNIFICANT_DIGITS)
 
 
 def check_anchovies_surprisal(answer) -> Feedback:

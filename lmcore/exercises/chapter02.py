@@ -18,7 +18,6 @@ import math
 from lmcore.exercises.feedback import Feedback, check_choice, check_number
 
 __all__ = [
-    "significant_tolerance",
     "ENTROPY_EXERCISE_P",
     "check_entropy_in_bits",
     "ZERO_EXERCISE_P",
@@ -33,17 +32,6 @@ __all__ = [
 ]
 
 
-def significant_tolerance(expected: float, digits: int) -> float:
-    """The ``rel_tol`` that accepts every answer within half a unit of the ``digits``-th
-    significant digit of ``expected`` (a hair more, so that the boundary itself passes).
-
-    >>> round(significant_tolerance(1.1568, 3) * 1.1568, 6)  # half of 0.01
-    0.005
-    """
-    exponent = math.floor(math.log10(abs(expected)))
-    return 0.5 * 10 ** (exponent - digits + 1) / abs(expected) * (1 + 1e-9)
-
-
 def _check(answer, expected: float, digits: int, mistakes: dict[float, str]) -> Feedback:
     """:func:`check_number` at ``digits`` significant digits; NaN and ∞ get a 0 · log 0 hint."""
     if isinstance(answer, float) and (math.isnan(answer) or math.isinf(answer)):
@@ -51,8 +39,7 @@ def _check(answer, expected: float, digits: int, mistakes: dict[float, str]) -> 
                                "0 · log 0 = 0 (p log p goes to 0 as p goes to 0), so an impossible "
                                "outcome contributes nothing.")
     decimals = max(0, digits - 1 - math.floor(math.log10(abs(expected))))
-    return check_number(answer, expected, mistakes=mistakes, digits=max(4, decimals),
-                        rel_tol=significant_tolerance(expected, digits))
+    return check_number(answer, expected, mistakes=mistakes, digits=max(4, decimals), sig_digits=digits)
 
 
 def _entropy(p, log=math.log2) -> float:
