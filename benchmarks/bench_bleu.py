@@ -7,9 +7,9 @@ the best time counts; the scores must agree before the ratio is printed.
     python benchmarks/bench_bleu.py
 """
 
-import time
 
 import numpy as np
+from common import timed
 from sacrebleu.metrics import BLEU
 
 from lmcore.bleu import corpus_bleu
@@ -34,15 +34,6 @@ def random_corpus(rng):
     return hypotheses, references
 
 
-def best_time(function):
-    times = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return min(times), result
-
-
 def main():
     hypotheses, references = random_corpus(np.random.default_rng(0))
     hypothesis_lines = [" ".join(h) for h in hypotheses]
@@ -50,8 +41,8 @@ def main():
     reference_lists = [[r] for r in references]
     metric = BLEU(tokenize="none", smooth_method="none")
 
-    sacrebleu_time, theirs = best_time(lambda: metric.corpus_score(hypothesis_lines, [reference_stream]))
-    lmcore_time, ours = best_time(lambda: corpus_bleu(hypotheses, reference_lists))
+    theirs, sacrebleu_time = timed(metric.corpus_score, hypothesis_lines, [reference_stream], repeat=REPEATS)
+    ours, lmcore_time = timed(lambda: corpus_bleu(hypotheses, reference_lists), repeat=REPEATS)
     assert abs(ours.score100 - theirs.score) <= 1e-9, (ours.score100, theirs.score)
 
     tokens = sum(len(h) for h in hypotheses)

@@ -16,9 +16,9 @@ Timed, best of REPEATS runs each:
     python benchmarks/bench_bleu_bootstrap.py
 """
 
-import time
 
 import numpy as np
+from common import timed
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
@@ -26,15 +26,6 @@ from lmcore import translations
 from lmcore.bleu_bootstrap import paired_bootstrap, sentence_stats_matrix
 
 N_VERSES, N_RESAMPLES, REPEATS = 2_000, 1_000, 3
-
-
-def best_time(function):
-    times, result = [], None
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return min(times), result
 
 
 def main():
@@ -64,10 +55,10 @@ def main():
     matrix_a, matrix_b = sentence_stats_matrix(kjv, references), sentence_stats_matrix(web, references)
     assert np.array_equal(matrix_a, stats_a) and np.array_equal(matrix_b, stats_b), "different statistics"
 
-    sacrebleu_time, (base, system) = best_time(sacrebleu_paired)
-    lmcore_time, ours = best_time(lmcore_paired)
-    sacrebleu_loop_time, (loop_a, loop_b) = best_time(sacrebleu_resampling)
-    lmcore_loop_time, _ = best_time(lambda: paired_bootstrap(matrix_a, matrix_b, n_resamples=N_RESAMPLES))
+    (base, system), sacrebleu_time = timed(sacrebleu_paired, repeat=REPEATS)
+    ours, lmcore_time = timed(lmcore_paired, repeat=REPEATS)
+    (loop_a, loop_b), sacrebleu_loop_time = timed(sacrebleu_resampling, repeat=REPEATS)
+    _, lmcore_loop_time = timed(lambda: paired_bootstrap(matrix_a, matrix_b, n_resamples=N_RESAMPLES), repeat=REPEATS)
 
     for lmcore_value, sacrebleu_value in [(100 * ours.mean_a, base.mean), (100 * ours.half_width_a, base.ci),
                                           (100 * ours.mean_b, system.mean), (100 * ours.half_width_b, system.ci),
