@@ -48,7 +48,9 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 import re
+import sys
 import warnings
 from collections import Counter
 from collections.abc import Sequence
@@ -65,6 +67,7 @@ __all__ = ["SMOOTHING_DEFAULTS", "TOKENIZERS", "BleuStats", "BleuSignature", "Bl
 _SACREBLEU_CLASSES = {"13a": "tokenizer_13a.Tokenizer13a", "intl": "tokenizer_intl.TokenizerV14International",
                       "zh": "tokenizer_zh.TokenizerZh", "char": "tokenizer_char.TokenizerChar"}
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{3,}")
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))  # lmcore/: a warning skips its frames
 
 
 @cache
@@ -91,10 +94,14 @@ def _tokenize_text(text: str, tokenize: str) -> tuple[list[str], bool]:
     return tokens, unspaced
 
 
-def _warn_unspaced(example: str, tokenize: str, stacklevel: int) -> None:
+def _warn_unspaced(example: str, tokenize: str) -> None:
+    # the warning points at the first caller outside lmcore, however deep inside lmcore we are
+    frame, level = sys._getframe(0), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR + os.sep):
+        frame, level = frame.f_back, level + 1
     warnings.warn(f"{example!r} has Chinese characters but no spaces, so tokenize={tokenize!r} "
                   "reads it as a single token; use tokenize='zh' or 'char', or pass token lists",
-                  stacklevel=stacklevel)
+                  stacklevel=level)
 
 
 def bleu_tokens(text: str, tokenize: str = "13a") -> list[str]:
@@ -110,7 +117,7 @@ def bleu_tokens(text: str, tokenize: str = "13a") -> list[str]:
         raise TypeError(f"text must be a str, got {type(text).__name__}")
     tokens, unspaced = _tokenize_text(text, tokenize)
     if unspaced:
-        _warn_unspaced(text, tokenize, stacklevel=3)
+        _warn_unspaced(text, tokenize)
     return tokens
 
 
@@ -230,7 +237,7 @@ def _tokenized(hypotheses, references, tokenize: str, lowercase: bool, texts: bo
         hyp_tokens.append(tokens_of(hyp, f"hypotheses[{i}]"))
         ref_tokens.append([tokens_of(ref, f"references[{i}][{j}]") for j, ref in enumerate(refs)])
     if unspaced:
-        _warn_unspaced(unspaced[0], tokenize, stacklevel=5)
+        _warn_unspaced(unspaced[0], tokenize)
     return hyp_tokens, ref_tokens
 
 

@@ -499,3 +499,117 @@ def test_statistics_need_one_match_count_per_total(matches, totals):
 def test_smooth_value_must_be_a_finite_non_negative_number(value):
     with pytest.raises(ValueError, match="smooth_value must be a finite number >= 0"):
         sentence_bleu("a b", ["a b"], smooth_method="floor", smooth_value=value)
+
+
+# --- edges the mutation run of issue 24 found unpinned -------------------------------------
+
+def test_unspaced_chinese_warning_points_at_the_caller_s_line_and_names_the_first_such_text():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = sys._getframe().f_lineno + 1
+        bleu_tokens("我们是学生")
+        corpus_bleu(["我们是学生"], [["他们是学生"]])
+        corpus_stats(["a b", "我们是学生"], [["a b"], ["a b"]])
+        sentence_bleu("我们是学生", ["他们是学生"])
+        sentence_stats("我们是学生", ["他们是学生"])
+        ngram_table("我们是学生", ["他们是学生"])
+    assert [(w.filename, w.lineno) for w in caught] == [(__file__, line + i) for i in range(6)]
+    assert [str(w.message).split(" has ")[0] for w in caught] == ["'我们是学生'"] * 6
+
+
+def test_stats_and_table_defaults_are_order_4_13a_mixed_case_sacrebleu_totals():
+    # "The" vs "the" matters unless lowercased; 3 tokens: 1 four-gram with nltk_totals, 0 without
+    hyp, refs = "The cat sat", ["the cat sat on"]
+    explicit = dict(max_order=4, tokenize="13a", lowercase=False)
+    assert sentence_stats(hyp, refs) == sentence_stats(hyp, refs, **explicit, nltk_totals=False) == \
+        BleuStats((2, 1, 0, 0), (3, 2, 1, 0), 3, 4)
+    assert corpus_stats([hyp], [refs]) == corpus_stats([hyp], [refs], **explicit, nltk_totals=False)
+    five = "The cat sat on the mat."
+    table = ngram_table(five, ["the cat sat on the mat ."])
+    assert table == ngram_table(five, ["the cat sat on the mat ."], **explicit)
+    assert max(row.order for row in table) == 4
+    assert table[0] == NgramRow(1, ("The",), 1, (0,), 0, None)
+
+
+def test_score_defaults_are_order_4_13a_mixed_case_no_smoothing_no_effective_order_sacrebleu_totals():
+    hyp, refs = "The cat sat", ["the cat sat on"]
+    explicit = dict(max_order=4, weights=None, smooth_method="none", smooth_value=None, effective_order=False,
+                    tokenize="13a", lowercase=False, nltk_totals=False)
+    assert sentence_bleu(hyp, refs) == sentence_bleu(hyp, refs, **explicit)
+    assert corpus_bleu([hyp], [refs]) == corpus_bleu([hyp], [refs], **explicit)
+    stats = BleuStats((2, 1, 0, 0), (3, 2, 1, 0), 3, 4)
+    assert bleu_from_stats(stats) == bleu_from_stats(stats, weights=None, smooth_method="none", smooth_value=None,
+                                                     effective_order=False, nrefs=1, tokenize="13a",
+                                                     lowercase=False, nltk_totals=False)
+
+
+def test_brevity_penalty_is_0_for_an_empty_hypothesis_and_1_when_lengths_are_equal():
+    assert brevity_penalty(0, 0) == 0.0
+    assert brevity_penalty(0, 3) == 0.0
+    assert brevity_penalty(3, 3) == 1.0
+    assert brevity_penalty(4, 3) == 1.0
+
+
+def test_nltk_totals_count_at_least_one_ngram_per_order_and_sentence():
+    assert sentence_stats("a b c", ["a b d"], nltk_totals=True) == BleuStats((2, 1, 0, 0), (3, 2, 1, 1), 3, 3)
+    assert corpus_stats([[], ["a"]], [[["a"]], [["a"]]], max_order=2, nltk_totals=True) == \
+        BleuStats((0 + 1, 0), (1 + 1, 1 + 1), 1, 2)
+
+
+def test_totals_of_higher_orders_are_kept_after_an_order_without_matches():
+    # no bigram match: the 3- and 4-gram totals still count
+    assert sentence_stats("a b c d e", ["a x c x e"]) == BleuStats((3, 0, 0, 0), (5, 4, 3, 2), 5, 5)
+
+
+def test_without_a_unigram_match_no_weight_is_applied():
+    assert sentence_bleu(["a"], [["b"]], max_order=1).weights == (0.0,)
+    assert sentence_bleu(["a"], [["b"]], effective_order=True).weights == (0.0, 0.0, 0.0, 0.0)
+
+
+def test_effective_order_with_zero_weight_on_every_kept_order_scores_zero():
+    result = sentence_bleu(["a"], [["a"]], max_order=2, weights=[0, 1], effective_order=True)
+    assert (result.score, result.precisions, result.weights) == (0.0, (1.0, 0.0), (0.0, 0.0))
+
+
+def test_an_order_of_weight_zero_does_not_zero_the_score():
+    result = sentence_bleu("a b c d", ["a b x d"], weights=[1, 0, 0, 0])
+    assert (result.score, result.weights) == (0.75, (1.0, 0.0, 0.0, 0.0))
+
+
+def test_exp_smoothing_halves_again_for_each_further_order_without_matches():
+    result = sentence_bleu("a b c d e", ["a x c x e"], smooth_method="exp")
+    assert result.precisions == (0.6, 1 / (2 * 4), 1 / (4 * 3), 1 / (8 * 2))
+    assert result.score == pytest.approx((0.6 * 0.125 / 12 / 16) ** 0.25, rel=1e-12)
+
+
+def test_statistics_and_results_are_frozen():
+    stats = BleuStats((1,), (2,), 2, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        stats.hyp_len = 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        sentence_bleu("a b", ["a b"]).score = 0.5
+
+
+def test_an_empty_hypothesis_and_reference_give_valid_zero_lengths():
+    assert sentence_stats([], [[]], max_order=1) == BleuStats((0,), (0,), 0, 0)
+    assert BleuStats((0, 0), (0, 0), 0, 0).ref_len == 0
+
+
+def test_statistics_add_only_to_statistics_and_sum_starts_from_zero():
+    stats = BleuStats((1,), (2,), 2, 3)
+    assert sum([stats, stats]) == 0 + stats + stats == BleuStats((2,), (4,), 4, 6)
+    with pytest.raises(TypeError):
+        1 + stats
+    with pytest.raises(TypeError):
+        stats + (1, 2, 2, 3)
+
+
+@pytest.mark.parametrize("hyp_len, ref_len", [(-1, 1), (1, -1)])
+def test_statistics_reject_either_negative_length(hyp_len, ref_len):
+    with pytest.raises(ValueError, match="need lengths >= 0"):
+        BleuStats((0,), (1,), hyp_len, ref_len)
+
+
+def test_references_of_a_hypothesis_must_be_a_list_not_a_set():
+    with pytest.raises(TypeError, match=r"references\[0\] must be a list of references for hypotheses\[0\], got set"):
+        corpus_bleu(["a b"], [{"a b"}])

@@ -5,6 +5,7 @@ that list), per-step probabilities to ``token_logprobs``, the bounds to cases wh
 known exactly; every bad input is refused with a message that names it.
 """
 
+import dataclasses
 import math
 
 import numpy as np
@@ -384,3 +385,47 @@ def test_letter_game_refuses_a_word_model_and_odd_text(letter_text):
         shannon_letters.letter_game("model", "abc")
     with pytest.raises(ValueError, match="train_letters has symbols outside"):
         shannon_letters.fit_letter_model("abc!", 2)
+
+
+# --- edges the mutation run of issue 24 found unpinned -------------------------------------
+
+def test_to_letters_refuses_a_list_of_strings_and_a_non_sequence_by_name():
+    for text in (["in the", "god"], 42):
+        with pytest.raises(TypeError, match="text must be a str or a list of sentences"):
+            shannon_letters.to_letters(text)
+
+
+def test_guess_records_name_the_entry_and_show_a_space_as_underscore():
+    with pytest.raises(ValueError, match=r"guesses\[1\] = 'x' must end with the right symbol '_'"):
+        shannon_letters.guess_counts("a b", ["a", "x", "b"])
+    with pytest.raises(ValueError, match=r"^guesses\[1\] has symbols outside a-z and space: \['B'\]"):
+        shannon_letters.guess_counts("ab", ["a", "Bb"])
+
+
+def test_guess_frequencies_accept_one_symbol_and_a_count_equal_to_n_symbols():
+    assert shannon_letters.guess_frequencies([1, 1], n_symbols=1).tolist() == [1.0]
+    assert shannon_letters.guess_frequencies([3, 1], n_symbols=3).tolist() == [0.5, 0.0, 0.5]
+    with pytest.raises(ValueError, match="n_symbols must be an integer >= 1, got 2.5"):
+        shannon_letters.guess_frequencies([1], n_symbols=2.5)
+
+
+def test_only_whole_frequencies_summing_above_1_get_the_counts_hint():
+    with pytest.raises(ValueError, match=r"sum to 2, expected 1: these look like counts"):
+        shannon_letters.shannon_bounds([1, 1])
+    with pytest.raises(ValueError, match=r"sum to 0, expected 1$"):
+        shannon_letters.shannon_bounds([0, 0])
+
+
+def test_frequencies_may_miss_1_by_at_most_1e_6():
+    assert shannon_letters.shannon_bounds([1 + 5e-7])[0] == 0.0
+    with pytest.raises(ValueError, match="expected 1"):
+        shannon_letters.shannon_bounds([1 + 1.5e-6])
+
+
+def test_letter_game_names_letters_and_its_run_is_frozen():
+    model = shannon_letters.fit_letter_model("the cat sat on the mat", 2)
+    with pytest.raises(ValueError, match=r"^letters has symbols outside a-z and space: \['T'\]"):
+        shannon_letters.letter_game(model, "The")
+    run = shannon_letters.letter_game(model, "the cat")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        run.order = 3
