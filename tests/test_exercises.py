@@ -20,6 +20,10 @@ def assert_feedback(check, answer, correct, words):
 
 # --- every chapter ------------------------------------------------------------------------
 
+CHAPTER_3_CHECKS = [
+    ex.check_loss_in_bits, ex.check_reverse_cross_entropy, ex.check_below_the_floor,
+    ex.check_coded_bits_per_character, ex.check_brown_bits_per_word,
+]
 CHAPTER_4_CHECKS = [
     ex.check_weighted_branching, ex.check_cross_entropy_bits, ex.check_perplexity_after_gain,
     ex.check_one_surprising_token, ex.check_sentence_perplexity_with_eos, ex.check_corpus_perplexity,
@@ -30,9 +34,25 @@ CHAPTER_5_CHECKS = [
     ex.check_add_one_unseen_bigram, ex.check_add_k_unseen_mass, ex.check_rescued_token_bits,
 ]
 
+
+
+def cross_entropy_bits(p, m):
+    return -sum(a * math.log2(b) for a, b in zip(p, m))
+
+
 # Every numeric exercise: its checker, the exact answer, the precision the chapter states,
 # and the values of the typical mistakes it recognises.
 NUMERIC = {
+    ex.check_loss_in_bits: (3.2 / math.log(2), 3, [3.2 * math.log(2), 3.2, math.exp(3.2), 2**3.2,
+                                                   3.2 / math.log10(2)]),
+    ex.check_reverse_cross_entropy: (cross_entropy_bits((0.6, 0.4), (0.9, 0.1)), 3, [
+        cross_entropy_bits((0.9, 0.1), (0.6, 0.4)), cross_entropy_bits((0.6, 0.4), (0.6, 0.4)),
+        cross_entropy_bits((0.9, 0.1), (0.9, 0.1)),
+        cross_entropy_bits((0.6, 0.4), (0.9, 0.1)) - cross_entropy_bits((0.6, 0.4), (0.6, 0.4)),
+        cross_entropy_bits((0.6, 0.4), (0.9, 0.1)) * math.log(2)]),
+    ex.check_coded_bits_per_character: (1.25, 3, [12_500 / 80_000, 80_000 / 12_500, 80_000 / 100_000,
+                                                  1.25 * math.log(2)]),
+    ex.check_brown_bits_per_word: (math.log2(247), 3, [math.log(247), math.log10(247), 247 / 8, 1 / 247]),
     ex.check_weighted_branching: (8.0, 3, [17.0, 1 / (0.25 + 1 / 64), 3.0, math.exp(3)]),
     ex.check_cross_entropy_bits: (-math.log2(0.6 * 0.6 * 0.3 * 0.1) / 4, 3, [
         -math.log(0.0108) / 4, -math.log10(0.0108) / 4, -math.log2(0.0108), -math.log2(0.018) / 3,
@@ -57,7 +77,7 @@ def rounded(value: float, sig_digits: int) -> float:
     return float(f"{value:.{sig_digits}g}")
 
 
-@pytest.mark.parametrize("check", CHAPTER_4_CHECKS + CHAPTER_5_CHECKS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("check", CHAPTER_3_CHECKS + CHAPTER_4_CHECKS + CHAPTER_5_CHECKS, ids=lambda f: f.__name__)
 def test_unanswered_is_neither_right_nor_wrong(check):
     feedback = check(None)
     assert feedback.correct is None and "Not answered yet" in feedback.message
@@ -65,7 +85,8 @@ def test_unanswered_is_neither_right_nor_wrong(check):
 
 
 def test_every_numeric_check_is_in_the_table():
-    numeric = [c for c in CHAPTER_4_CHECKS + CHAPTER_5_CHECKS if c not in (ex.check_rescue_choice,)]
+    choices = (ex.check_rescue_choice, ex.check_below_the_floor)
+    numeric = [c for c in CHAPTER_3_CHECKS + CHAPTER_4_CHECKS + CHAPTER_5_CHECKS if c not in choices]
     assert set(numeric) == set(NUMERIC)
 
 
@@ -132,7 +153,8 @@ def test_feedback_renders_as_text_and_html():
 
 
 def test_the_notebooks_state_each_exercises_precision():
-    notebooks = {"04_perplexity.ipynb": CHAPTER_4_CHECKS, "05_smoothing_interpolation.ipynb": CHAPTER_5_CHECKS}
+    notebooks = {"03_cross_entropy.ipynb": CHAPTER_3_CHECKS, "04_perplexity.ipynb": CHAPTER_4_CHECKS,
+                 "05_smoothing_interpolation.ipynb": CHAPTER_5_CHECKS}
     for name, checks in notebooks.items():
         cells = json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))["cells"]
         for check in checks:
@@ -141,6 +163,25 @@ def test_the_notebooks_state_each_exercises_precision():
             before = [c for c in cells[:at[0]] if c["cell_type"] == "markdown"][-1]
             if check in NUMERIC:
                 assert f"to {NUMERIC[check][1]} significant digits" in "".join(before["source"]), check.__name__
+
+
+# --- chapter 3: cross-entropy ---------------------------------------------------------------
+
+
+def test_chapter_3_course_numbers_behind_the_checks():
+    assert ex.check_loss_in_bits(4.62).correct and not ex.check_loss_in_bits(4.63).correct
+    assert ex.check_reverse_cross_entropy(1.42).correct
+    assert ex.check_brown_bits_per_word(7.95).correct
+    assert "significant digits" in ex.check_brown_bits_per_word(7.9).message  # the course's rounding
+    assert ex.check_coded_bits_per_character(1.25).correct
+    assert ex.chapter03.SIG_DIGITS == 3
+
+
+def test_below_the_floor_choice():
+    assert ex.check_below_the_floor("b").correct
+    assert ex.check_below_the_floor(" A ").correct is False
+    assert "Gibbs" in ex.check_below_the_floor("C").message
+    assert "answer one of A, B, C" in ex.check_below_the_floor("D").message
 
 
 # --- chapter 4: perplexity ------------------------------------------------------------------
