@@ -43,11 +43,12 @@ def pytest_collection(session):
 def jupyterlab(tmp_path_factory):
     """One JupyterLab server per test process for every real-browser test: (base URL, token).
 
-    It serves stripped copies of all the demo notebooks in tests/browser/; each test opens
-    its own notebook (and so its own kernel) in a fresh browser page.
+    It serves stripped copies of all the demo notebooks in tests/browser/ and of the chapter
+    the slideshow test presents; each test opens its own notebook (and so its own kernel) in a
+    fresh browser page.
     """
-    from browser_support import jupyterlab_server
+    from browser_support import SLIDESHOW_CHAPTER, jupyterlab_server
 
-    notebooks = sorted((Path(__file__).parent / "browser").glob("*.ipynb"))
+    notebooks = [*sorted((Path(__file__).parent / "browser").glob("*.ipynb")), SLIDESHOW_CHAPTER]
     with jupyterlab_server(tmp_path_factory.mktemp("jupyterlab"), notebooks) as server:
         yield server

@@ -98,26 +98,32 @@ def prose_words(markdown: str) -> float:
 def core_path(nb) -> tuple[float, int, bool]:
     """(prose words, cells, found) before the first markdown heading containing "Going further".
 
-    Words of the heading's own cell above the heading count; that cell does not.
+    Words of the heading's own cell above the heading count; that cell does not. Markdown cells
+    in a row count as one cell: a section heading opens a cell of its own (for the slides,
+    classroom/slides.py), which adds a cell but no time in class; the words are counted anyway.
     """
-    words = 0.0
+    words, cells = 0.0, 0
     for index, cell in enumerate(nb["cells"]):
         text = "".join(cell["source"])
+        follows_prose = index > 0 and nb["cells"][index - 1]["cell_type"] == "markdown"
         if cell["cell_type"] != "markdown":
+            cells += 1
             continue
         lines = text.splitlines()
         at = next((i for i, line in enumerate(lines) if GOING_FURTHER.match(line)), None)
         if at is not None:
-            return words + prose_words("\n".join(lines[:at])), index, True
+            return words + prose_words("\n".join(lines[:at])), cells, True
         words += prose_words(text)
-    return words, len(nb["cells"]), False
+        cells += not follows_prose
+    return words, cells, False
 
 
 def test_core_path_measure():
     cell = lambda kind, text: {"cell_type": kind, "source": [text]}  # noqa: E731
     nb = {"cells": [cell("markdown", "# Title\nfour words here 中文"), cell("code", "x = 1 + 2 + 3"),
-                    cell("markdown", "two words\n## Going further: more"), cell("markdown", "not counted")]}
-    assert core_path(nb) == (8.0, 2, True)
+                    cell("markdown", "two words"), cell("markdown", "## Next\nthree"),
+                    cell("markdown", "## Going further: more"), cell("markdown", "not counted")]}
+    assert core_path(nb) == (11.0, 3, True)  # the two markdown cells in a row count as one
     assert core_path({"cells": [cell("markdown", "## 3. going further, in lower case")]}) == (0.0, 0, True)
     assert core_path({"cells": [cell("markdown", "Going further without a heading")]})[2] is False
 

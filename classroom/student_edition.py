@@ -1,0 +1,69 @@
+"""The student edition: every chapter without its reference answers, everything else kept.
+
+    python classroom/student_edition.py                 # writes student/ (not committed)
+    python classroom/student_edition.py --out handout   # or another folder
+
+Each chapter keeps its text, code, stored outputs, explorers and the instant self-checks
+(``exercises.check_...(answer)`` still says right or wrong and names the usual mistake);
+only the folded answers (``<details><summary>Answer</summary> ... </details>``) go, each
+replaced by a line saying the answer is withheld. Chapters are found by name, so a new
+chapter (or the Chinese edition in ``notebooks/zh/``) needs no change here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+ANSWER = re.compile(r"<details>\s*<summary>\s*(?:Reference answer|Answer|答案|参考答案)\s*</summary>.*?</details>",
+                    re.DOTALL | re.IGNORECASE)
+WITHHELD = "*The reference answer is in the instructor's edition; the check below tells you whether you are right.*"
+
+
+def chapters(root: Path = ROOT) -> list[Path]:
+    """Every chapter notebook, in every edition (``notebooks/NN_*.ipynb`` and below)."""
+    return sorted((root / "notebooks").rglob("[0-9][0-9]_*.ipynb"))
+
+
+def answers(notebook) -> list[str]:
+    """The folded reference answers in ``notebook``'s markdown cells, in order."""
+    return [match.group(0) for cell in notebook.cells if cell.cell_type == "markdown"
+            for match in ANSWER.finditer(cell.source)]
+
+
+def without_answers(notebook):
+    """``notebook`` with every folded answer replaced by a line that says it is withheld (in place)."""
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            cell.source = ANSWER.sub(WITHHELD, cell.source)
+    return notebook
+
+
+def write_edition(out: Path, root: Path = ROOT) -> list[Path]:
+    """Write the student copy of every chapter under ``out`` (same relative paths); return them."""
+    written = []
+    for path in chapters(root):
+        target = out / path.relative_to(root / "notebooks")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(without_answers(nbformat.read(path, as_version=4)), target)
+        written.append(target)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "student", help="folder to write (default: student/)")
+    args = parser.parse_args(argv)
+    written = write_edition(args.out)
+    removed = sum(len(answers(nbformat.read(path, as_version=4))) for path in chapters())
+    print(f"{len(written)} chapters written to {args.out}, {removed} reference answers withheld")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
