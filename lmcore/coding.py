@@ -390,19 +390,27 @@ class Coder:
             raise ValueError("data has a broken tail (not whole 32-bit words): these are not bytes from encode")
         decoder = self._queue.RangeDecoder(np.frombuffer(data[start:], dtype="<u4").astype(np.uint32))
 
-        def read(row: np.ndarray) -> int:
-            return int(decoder.decode(self._family, row[None, :])[0]) if row.size > 1 else 0
+        # A text that never ends is no text encode wrote. Bound in bits, not symbols: a real text's symbols hold
+        # about as many bits of surprisal as the data has (twice, for rounding; a share below 2^-20 counts 20).
+        allowed, spent = 16 * len(data) + 128, 0.0
 
-        budget = 1000 + 64 * len(data)  # symbols; a text that never ends is no text encode wrote
+        def read(row: np.ndarray) -> int:
+            nonlocal spent
+            if row.size == 1:
+                return 0
+            index = int(decoder.decode(self._family, row[None, :])[0])
+            share = row[index] / row.sum()
+            spent += 20.0 if share < 2**-20 else -math.log2(share)
+            if spent > allowed:
+                raise ValueError("data does not end where a text would: these are not bytes this model coded")
+            return index
+
         words, vocab = self.words, self.model.vocab
         sentences = []
         for _ in range(n_sentences):
             ids: list[int] = []
             sentence: list[str] = []
             while True:
-                budget -= 1
-                if budget < 0:
-                    raise ValueError("data does not end where a text would: these are not bytes this model coded")
                 token_id = words.decode(words.context(ids), read)
                 if token_id == EOS_ID:
                     break
@@ -420,13 +428,12 @@ class Coder:
         chars: list[str] = []
         history: list[int] = []
         spelling, tokens = self.spelling, self.speller.vocab.tokens
-        while len(chars) < 10_000:
+        while True:  # read() ends a word that never ends
             char_id = spelling.decode(spelling.context(history), read)
             if char_id == EOS_ID:
                 return "".join(chars)
             chars.append(chr(int(decoder.decode(self._code_point))) if char_id == UNK_ID else tokens[char_id])
             history.append(char_id)
-        raise ValueError("a spelled word does not end: these are not bytes this model coded")
 
 
 def encode(model, sentences, speller=None, *, method: str = "auto") -> CodedText:

@@ -305,6 +305,13 @@ def test_effective_order_drops_orders_the_hypothesis_is_too_short_for():
     assert sentence_bleu(["a", "b"], [["a", "b"]], weights=[0.5, 0.5, 0, 0]).score == 1.0
 
 
+def test_effective_order_stops_at_the_first_order_with_no_ngrams():
+    # statistics from elsewhere may have an empty order below a full one: as sacrebleu's compute_bleu
+    # (BLEU.compute_bleu([2, 0, 1], [3, 0, 2], 3, 3, effective_order=True) is 66.67), only p_1 = 2/3 counts
+    result = bleu_from_stats(BleuStats((2, 0, 1), (3, 0, 2), 3, 3), effective_order=True)
+    assert result.score == pytest.approx(2 / 3) and result.weights == (1.0, 0.0, 0.0)
+
+
 # ---------------------------------------------------------- tokenization ----
 
 def test_strings_and_token_lists_give_the_same_score():

@@ -1,5 +1,6 @@
 """lmcore.coding: arithmetic coding driven by a model, lossless, within a few bytes of the surprisal."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -247,3 +248,111 @@ def test_fit_speller_counts_distinct_words_and_refuses_non_text():
     assert speller.vocab.words == ("a", "b")  # 'a' in 2 distinct words, 'b' in 2
     with pytest.raises(TypeError, match="only str tokens"):
         coding.fit_speller([[1, 2]])
+
+
+# --- edges the mutation run of issue 24 found unpinned -------------------------------------
+
+
+def test_a_well_predicted_text_decodes_however_few_bytes_it_takes():
+    # 1,501 symbols in 4 bytes of code: a bound of 1,000 + 64 symbols per byte refused this text
+    model = KneserNey(2).fit([["a"] * 1000])
+    sentences = [["a"] * 1500]
+    coded = coding.encode(model, sentences)
+    assert len(coded.data) == 5 and coding.decode(coded.data, model) == sentences
+
+
+def test_bytes_that_never_end_a_sentence_are_refused():
+    model = KneserNey(2).fit([["the", "cat", "sat", "on", "the", "mat"], ["a", "dog", "ran"]])
+    with pytest.raises(ValueError, match="data does not end where a text would"):
+        coding.decode(b"\x01" + bytes(4), model)  # one sentence of zeros: this model never reads </s>
+
+
+def test_a_row_of_one_entry_sends_nothing_and_decodes():
+    model = KneserNey(2).fit([["a", "a", "b"], ["a"]])  # after "a": a, b and </s> seen, only <unk> is left
+    speller = coding.fit_speller([["zebra", "zoo"]], min_count=1)
+    coded = coding.encode(model, [["a", "zebra"]], speller)
+    assert coding.decode(coded.data, model, speller) == [["a", "zebra"]]
+
+
+def test_the_sentence_count_is_leb128():
+    model = AddK(1).fit([["x"]])
+    for n, header in ((127, b"\x7f"), (128, b"\x80\x01")):
+        coded = coding.encode(model, [[]] * n)
+        assert coded.data.startswith(header) and coding.decode(coded.data, model) == [[]] * n
+    assert coding._varint(300) == b"\xac\x02" and coding._varint(16384) == b"\x80\x80\x01"
+    assert coding._read_varint(b"\x80\x80\x01\x00") == (16384, 3)
+    with pytest.raises(ValueError, match="sentence count"):
+        coding.decode(b"\xff" * 10 + b"\x01", model)  # an 11-byte count: beyond what encode writes
+
+
+def test_the_coded_bytes_are_pinned():
+    # the docstring's example: a header byte and one 32-bit word; a coder set up differently (constriction's
+    # perfect=True, say) writes other bytes, which this coder could not read back
+    model = AddK(2).fit([["a", "b"], ["b", "a", "b"]])
+    assert coding.encode(model, [["a", "b", "b"]]).data == bytes.fromhex("0148e15ce0")
+
+
+def test_results_are_frozen_and_an_empty_text_codes_nothing(models):
+    model, _ = models
+    assert coding.encode(model, []) == coding.CodedText(b"\x00", 0, 0, 0, 0, 0.0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        coding.encode(model, []).n_tokens = 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        coding.narrow_interval("A", {"A": 1.0}).code = "1"
+
+
+def test_shortest_codes_of_the_halves_and_an_unsigned_zero_surprisal():
+    halves = {"A": 0.5, "B": 0.5}
+    # [0, 1/2) is 0.0..., [1/2, 1) is 0.1..., [1/4, 1/2) is 0.01...: each dyadic interval is its own code
+    assert [coding.narrow_interval(m, halves).code for m in ("A", "B", "AB", "BB")] == ["0", "1", "01", "11"]
+    surprisal = coding.narrow_interval("", halves).surprisal
+    assert surprisal == 0.0 and math.copysign(1.0, surprisal) == 1.0  # not -0.0
+
+
+def test_distributions_may_miss_1_by_at_most_1e_9():
+    coding.narrow_interval("A", {"A": 0.5, "B": 0.5 + 0.5e-9})
+    with pytest.raises(ValueError, match="summing to 1"):
+        coding.narrow_interval("A", {"A": 0.5, "B": 0.5 + 1.5e-9})
+
+
+def test_fit_speller_defaults_and_its_vocabulary():
+    speller = coding.fit_speller([["ab", "ac"]])  # 'a' in two distinct words, 'b' and 'c' in one each
+    assert speller.order == 3 and speller.vocab.words == ("a",)
+    with pytest.raises(TypeError, match=r"sentences must be a list of token lists \(split each"):
+        coding.fit_speller(["the cat"])
+
+
+def test_more_bad_inputs_are_named(models):
+    model = models[0]
+    with pytest.raises(TypeError, match=r"sentences must be a list of token lists \(split each"):
+        coding.encode(model, ["the cat"])
+    with pytest.raises(TypeError, match="sentences must be a list of token lists, got list_iterator"):
+        coding.encode(model, iter([["the"]]))
+    with pytest.raises(TypeError, match="sentences must be a list of token lists, got str"):
+        coding.encode(model, "")  # not an empty text
+    with pytest.raises(TypeError, match="model must be a fitted"):
+        coding.surprisal_bits({"the": 1.0}, [["the"]])
+    with pytest.raises(TypeError, match="speller must be a fitted"):
+        coding.surprisal_bits(model, [["zebra"]], speller="speller")
+    with pytest.raises(TypeError, match="speller must be a fitted"):
+        coding.Coder(model, "speller")
+    add_two = AddK(2).fit(TRAIN)
+    with pytest.raises(ValueError, match="does not code the model's probabilities"):
+        coding.encode(add_two, [["the", "cat", "ran", "mat"]], method="backoff")
+    # the message names the symbol coded furthest from the model ("the" after "red"), not the costliest
+    the_after_red = -add_two.token_logprobs([["red", "the", "cat"]])[1] / math.log(2)
+    with pytest.raises(ValueError, match=rf"\(symbol 1: [0-9.]+ bits coded, {the_after_red:.6f} bits by the model\)"):
+        coding.encode(add_two, [["red", "the", "cat"]], method="backoff")
+
+
+def test_a_coder_keeps_its_rows_until_a_model_changes(models):
+    speller = models[1]
+    coder = coding.Coder(Interpolated(2, lambdas=[0.5, 0.5]).fit(TRAIN), speller)
+    sentences = [["the", "cat", "sat"]]
+    first = coder.encode(sentences)
+    rows = coder.words
+    assert coder.encode(sentences) == first and coder.words is rows  # nothing changed: the same rows
+    coder.model.lambdas = [0.2, 0.8]  # new weights: new rows
+    second = coder.encode(sentences)
+    assert coder.words is not rows and coder.decode(second.data) == sentences
+    assert second.surprisal_bits == pytest.approx(coding.surprisal_bits(coder.model, sentences))

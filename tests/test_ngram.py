@@ -392,6 +392,20 @@ def test_em_stops_after_max_iterations_and_says_it_did_not_converge():
         trace.lambdas = (0.5, 0.5)
 
 
+def test_em_stops_when_every_weight_moved_by_at_most_the_tolerance():
+    # order 1 alone predicts the token: the first update moves each weight by exactly 0.5, then by 0
+    at_most = fit_interpolation_weights([[1.0, 0.0]], tolerance=0.5)
+    assert at_most.iterations == 1 and at_most.converged and at_most.lambda_history == ((0.5, 0.5), (1.0, 0.0))
+    assert fit_interpolation_weights([[1.0, 0.0]], tolerance=0.4999).iterations == 2
+
+
+def test_fit_lambdas_has_the_same_default_cap_as_em():
+    model = Interpolated(2).fit(TOY_TRAIN)
+    model.order_probs = lambda heldout: np.array([[0.5, 0.5001]] * 3)  # λ_1 creeps towards 0, as above
+    trace = model.fit_lambdas(TOY_TEST, tolerance=1e-9)
+    assert trace.iterations == 1000 and not trace.converged and model.em_trace_ is trace
+
+
 def test_order_probs_of_an_empty_table_are_refused():
     with pytest.raises(ValueError, match="non-empty 2-d array"):
         fit_interpolation_weights(np.zeros((0, 2)))

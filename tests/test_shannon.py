@@ -429,3 +429,72 @@ def test_letter_game_names_letters_and_its_run_is_frozen():
     run = shannon_letters.letter_game(model, "the cat")
     with pytest.raises(dataclasses.FrozenInstanceError):
         run.order = 3
+
+
+# --- edges the mutation run of issue 24 found unpinned (the Shannon game) -----------------------
+
+
+def test_the_pizza_example_is_the_courses():
+    assert shannon.PIZZA == {"mushrooms": 0.1, "pepperoni": 0.1, "anchovies": 0.01, "fried rice": 0.0001, "and": 1e-100}
+
+
+def test_ten_guesses_are_shown_unless_asked_otherwise():
+    model = MLE(1).fit([list("abcdefghijkl")])  # 14 outcomes
+    sentence = list("abc")
+    assert len(shannon.top_k(model)) == 10
+    prediction = shannon.predict(model, [], "a")
+    assert len(prediction.top) == 10 and prediction.name == ""
+    assert len(shannon.play(sentence, [None], {"m": model})[0].predictions[0].top) == 10
+    assert len(shannon.play_step(sentence, 0, None, {"m": model}).predictions[0].top) == 10
+
+
+def test_records_are_frozen_and_a_certain_token_costs_plus_zero_bits(toy_models):
+    certain = shannon.predict(MLE(2).fit(TOY), ["i"], "spent")  # "spent" always follows "i"
+    assert certain.prob == 1.0 and math.copysign(1.0, certain.surprisal) == 1.0  # 0.0, not -0.0
+    step = shannon.play_step(["i", "spent", "money"], 0, None, toy_models)
+    profile = shannon.context_profile([MLE(1).fit(TOY)], TOY)
+    for record, field in ((certain, "rank"), (step, "hits"), (profile, "n_positions")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(record, field, 0)
+
+
+def test_inner_apostrophes_and_hyphens_only_and_the_hint_only_for_words():
+    assert shannon.check_guess("x-ray") == "x-ray" and shannon.check_guess("o'er") == "o'er"
+    with pytest.raises(ValueError, match=r"\(an apostrophe or hyphen inside a word is fine\)"):
+        shannon.check_guess("cheese!")
+    with pytest.raises(ValueError, match=r"has punctuation \(!\): the corpus's tokens have none $"):
+        shannon.check_guess("!", unit="char")
+
+
+def test_positions_and_sizes_must_be_integers_not_booleans(toy_models):
+    with pytest.raises(ValueError, match="position must be an integer"):
+        shannon.play_step(["i", "spent", "money"], True, None, toy_models)
+    with pytest.raises(ValueError, match="n_positions must be an integer >= 1"):
+        shannon.context_profile([MLE(1).fit(TOY)], TOY, n_positions=True)
+    with pytest.raises(TypeError, match=r"^model must be a fitted lmcore n-gram model"):
+        shannon.top_k("model")
+    with pytest.raises(TypeError, match=r"^models\[1\] must be a fitted"):
+        shannon.context_profile([MLE(1).fit(TOY), "bigram"], TOY)
+
+
+def test_draw_sentence_bounds_are_inclusive_and_its_defaults():
+    assert shannon.draw_sentence([["a"]], min_tokens=1, max_tokens=1) == ("a",)
+    five, fifteen = ["x"] * 5, ["y"] * 15
+    assert shannon.draw_sentence([["w"] * 4, five, ["z"] * 16]) == tuple(five)  # 5 to 15 tokens
+    assert shannon.draw_sentence([["w"] * 4, fifteen, ["z"] * 16]) == tuple(fifteen)
+    sentences = [[str(i)] * 5 for i in range(20)]
+    drawn = shannon.draw_sentence(sentences)
+    assert drawn == shannon.draw_sentence(sentences, seed=0) != shannon.draw_sentence(sentences, seed=1)
+
+
+def test_context_profile_defaults_and_what_it_accepts():
+    unigram = AddK(1).fit(TOY)  # add-one: P(<unk>) = 1 / (13 + 10)
+    assert shannon.context_profile([unigram], [["zebra"]]).surprisal[0] == pytest.approx(math.log2(23))
+    closed = MLE(1, convention="course").fit(TOY)  # no <unk>: an unknown word is impossible
+    assert shannon.context_profile([closed], [["zebra"]]).surprisal[0] == math.inf
+    many = TOY * 30  # 300 positions
+    profile = shannon.context_profile({"unigram": unigram, "bigram": AddK(2).fit(TOY)}, many)
+    assert profile.n_positions == 200 and profile.context_lengths == (0, 1)
+    seeded = shannon.context_profile([unigram], many, seed=0)
+    assert seeded.surprisal[0] == profile.surprisal[0] != shannon.context_profile([unigram], many, seed=1).surprisal[0]
+    assert shannon.context_profile([unigram], TOY, n_positions=1).n_positions == 1

@@ -1,12 +1,15 @@
 """The BLEU explorer without a browser: type into its boxes (set ``.value``), read what it shows."""
 
+import dataclasses
 import re
 import statistics
 import time
 
 import pytest
+import sacrebleu
 from sacrebleu.metrics import BLEU
 
+from lmcore import __version__
 from lmcore.widgets import BLEU_PRESETS, MAX_REFERENCES, BleuExplorer, BleuPreset, bleu_html, bleu_report
 from lmcore.widgets import bleu as bleu_widget
 
@@ -174,3 +177,99 @@ def test_extra_presets_static_picture_and_bad_arguments():
         bleu_report(["a"], ["a"])
     with pytest.raises(TypeError, match="references must be a list"):
         bleu_report("a", "a")
+
+
+# --- edges the mutation run of issue 24 found unpinned -------------------------------------
+
+
+def visible_text(html: str) -> str:
+    """What the page reads as, tags dropped and spaces collapsed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_the_page_reads_as_every_count_of_bleu():
+    # p_1 = (2 + 1 + 0) / 5 (the clipped at 2), p_2 = (0 + 1 + 0) / 4, r = 6 (closest to c = 5):
+    # BLEU = exp(1 - 6/5) * sqrt(0.6 * 0.25) = 0.8187 * 0.3873 = 0.3171
+    references = ["the cat is on the mat", "there is a cat on the mat"]
+    page = visible_text(bleu_html(bleu_report("the the the cat dog", references, max_order=2)))
+    assert page == (
+        "hypothesis (5 tokens): the | the | the | cat | dog "
+        "reference 1 (6 tokens): the | cat | is | on | the | mat "
+        "reference 2 (7 tokens): there | is | a | cat | on | the | mat "
+        "n n-gram count in hypothesis in ref 1 in ref 2 clip at (most in one ref) clipped count "
+        "1 the 3 2 1 2 2 (clipped) 1 cat 1 1 1 1 1 1 dog 1 0 0 0 0 (in no reference) "
+        "2 the the 2 0 0 0 0 (in no reference) 2 the cat 1 1 0 1 1 2 cat dog 1 0 0 0 0 (in no reference) "
+        "order clipped matches hypothesis n-grams p n weight p 1 3 5 0.6000 0.5000 p 2 1 4 0.2500 0.5000 "
+        "c = 5 hypothesis tokens, r = 6 (the closest reference length); brevity penalty BP = exp(1 − 6/5) = 0.8187 "
+        "BLEU = 0.3171 (0-100 scale: 31.71 ); sacrebleu: 31.71 (its 0-100 scale; the same) "
+        f"lmcore: #:2|c:mixed|e:no|tok:13a|s:none|N:2|w:uniform|v:lmcore-{__version__} "
+        f"sacrebleu: nrefs:2|case:mixed|eff:no|tok:13a|smooth:none|version:{sacrebleu.__version__}")
+
+
+def test_a_disagreement_with_sacrebleu_would_show():
+    report = bleu_report("a b c", ["a b c"], max_order=2)
+    assert "the same" in bleu_html(report)
+    assert "(its 0-100 scale; DIFFERENT)" in visible_text(bleu_html(dataclasses.replace(report, sacrebleu_score=99.0)))
+
+
+@pytest.mark.parametrize("hypothesis, reference, formula", [
+    ("a b c", "a b", "1 (c > r) = 1.0000"), ("a b", "a b", "exp(1 − 2/2) = 1.0000"),
+    ("a", "a b", "exp(1 − 2/1) = 0.3679"), ("", "a b", "0 (c = 0) = 0.0000"),
+])
+def test_the_brevity_penalty_formula_follows_c_and_r(hypothesis, reference, formula):
+    assert f"brevity penalty BP = {formula}" in visible_text(bleu_html(bleu_report(hypothesis, [reference])))
+
+
+def test_tokens_orders_without_ngrams_and_the_cut_of_long_lists():
+    empty = visible_text(bleu_html(bleu_report("", ["a b"], max_order=1)))
+    assert empty.startswith("hypothesis (0 tokens): (no tokens) reference 1 (2 tokens): a | b (no n-grams) order")
+    assert shown(bleu_html(bleu_report("a b", ["a b c"])), "lmcore-p3") == "—"  # no trigram: p_3 is 0/0
+    sixty = " ".join(f"w{i}" for i in range(bleu_widget.TOKENS_SHOWN))
+    assert "more)" not in bleu_html(bleu_report(sixty, ["w0"], max_order=1))
+    long_page = bleu_html(bleu_report(sixty + " w60 w61", ["w0"], max_order=1))
+    assert "w59</code> … (+2 more)</div>" in long_page
+    assert re.search(r">The table shows the first 30 of 62 distinct 1-grams; the counts and the scores below use "
+                     r"all of them\.<", long_page)
+    assert visible_text(bleu_html(bleu_report("a b", [""]))) == (
+        "hypothesis (2 tokens): a | b Type at least one reference: BLEU compares the hypothesis with reference "
+        "translations.")
+    thirty = " ".join(f"w{i}" for i in range(bleu_widget.ROWS_SHOWN_PER_ORDER))
+    page = bleu_html(bleu_report(thirty, ["w0"], max_order=1))
+    assert page.count("<tr>") == 1 + 30 + 1 + 1 and "The table shows the first" not in page  # headers, rows, p_1
+
+
+def test_messages_say_exactly_what_is_odd_and_in_order():
+    unspaced = ("A sentence is Chinese without spaces, and tokenize='13a' splits only at spaces (and punctuation), "
+                "so it is one single token. Choose zh or char to score it character by character, or put spaces "
+                "between the words.")
+    no_match = ("No {n}-gram of the hypothesis is in any reference, so p_{n} = 0 and the geometric mean is 0: "
+                "unsmoothed BLEU is 0 (smoothing, in chapter 6's \"Going further\", avoids it).")
+    assert bleu_report("我是学生", [""]).messages == (
+        "Type at least one reference: BLEU compares the hypothesis with reference translations.", unspaced)
+    assert bleu_report("", ["我是学生"]).messages == (
+        "The hypothesis is empty: c = 0, so the brevity penalty is 0 and BLEU is 0.", unspaced)
+    assert bleu_report("我是 a student", ["我是 a teacher"]).messages == (
+        "Mixed scripts: with tokenize='13a', Chinese characters between two spaces count as one token; zh splits "
+        "them into characters and keeps the rest as 13a does.", no_match.format(n=3))
+    for tokenize in ("zh", "char"):  # these split Chinese characters: nothing mixed to say
+        assert bleu_report("我是 a student", ["我是 a teacher"], tokenize=tokenize).messages == (no_match.format(n=4),)
+    assert bleu_report("x", ["y"], tokenize="char").messages == (no_match.format(n=1),)
+    too_short = bleu_report("a b", ["a b c"])
+    assert too_short.messages == ("The hypothesis has 2 token(s), so no 3-grams at all: with N = 4, unsmoothed BLEU "
+                                  "is 0 (lower N, or see sacrebleu's effective order).",)
+    assert too_short.sacrebleu_score == 0.0  # sacrebleu without effective order, as lmcore
+    assert bleu_report("the cat", ["the cat"], max_order=2).messages == ()
+
+
+def test_presets_are_the_courses_examples():
+    assert BleuPreset("a", ("a",)) == BleuPreset("a", ("a",), "13a", 4)
+    assert BLEU_PRESETS["course example 2: two references, 0.7071"] == BleuPreset(
+        "我 是 一位 老师", ("我 是 一个 学生", "我 是 一位 学生 。"), "none", 2)
+    assert BLEU_PRESETS["course example 3, 2nd sentence: p₂ = 0"] == BleuPreset(
+        "跟我 学 深度学习", ("跟我 一起 学 机器学习",), "none", 2)
+    assert BLEU_PRESETS["clipping: the the the"] == BleuPreset(
+        "the the the the the the the", ("the cat is on the mat", "there is a cat on the mat"), "13a", 1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        BLEU_PRESETS["clipping: the the the"].max_order = 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        bleu_report("a", ["a"]).max_order = 2

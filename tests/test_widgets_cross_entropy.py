@@ -4,6 +4,7 @@ Observers run synchronously when a test sets ``.value`` (or clicks), so each ass
 what a student would see after the same move.
 """
 
+import dataclasses
 import math
 import re
 
@@ -90,6 +91,69 @@ def test_the_html_shows_the_numbers_and_an_infinite_bar_fits():
     infinite = cross_entropy_html(cross_entropy_report([1, 1], [1, 0]))
     assert shown(infinite, "lmcore-cross-entropy") == "∞" and "beyond the scale" in infinite
     assert "width: 100.00%" in infinite  # the KL bar is drawn to the end of the scale, not beyond
+
+
+def visible_text(page: str) -> str:
+    """What the page reads as, tags dropped and spaces collapsed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", page).split())
+
+
+def test_the_html_draws_each_bar_to_scale_with_its_axis_and_reads_as_the_numbers():
+    page = cross_entropy_html(cross_entropy_report([1, 3], [1, 1], ["rain", "no rain"]))  # scale: log2(4) = 2 bits
+    entropy, kl = 0.811278, 0.188722  # H(1/4, 3/4) and 1 - H
+    bars = re.findall(r"width: ([0-9.]+)%; background: (#[0-9a-f]{6})", page)
+    p_colour, m_colour, kl_colour = "#4e79a7", "#f28e2b", "#e15759"
+    assert bars == [
+        (f"{50 * entropy:.2f}", p_colour),  # H(p)
+        (f"{50 * entropy:.2f}", p_colour), (f"{50 * kl:.2f}", kl_colour),  # H(p, m) = H(p) + KL
+        (f"{50 * kl:.2f}", kl_colour),  # KL
+        ("25.00", p_colour), ("50.00", m_colour), ("75.00", p_colour), ("50.00", m_colour),  # p and m
+    ]
+    assert re.findall(r'left: ([0-9.]+)%">([0-9]+)</span>', page) == [("0.00", "0"), ("50.00", "1"), ("100.00", "2")]
+    assert visible_text(page) == (
+        "H(p) 0.8113 bits H(p, m) 1.0000 bits KL(p‖m) 0.1887 bits bits 0 1 2 "
+        "H(p, m) = H(p) + KL(p‖m): 1.0000 = 0.8113 + 0.1887. The model's perplexity 2 H(p, m) = 2.0000 . "
+        "outcome p (the data) m (the model) rain 0.2500 0.5000 no rain 0.7500 0.5000")
+
+
+def test_bars_stay_between_0_and_100_percent_and_the_scale_edge_is_on_the_scale():
+    beyond = cross_entropy_html(cross_entropy_report([1, 0], [1, 15]))  # H(p, m) = 4 bits on a 2-bit scale
+    widths = [float(w) for w in re.findall(r"width: ([0-9.]+)%; background", beyond)]
+    assert max(widths) == 100.0 and "4.0000 bits (beyond the scale) KL(p‖m)" in visible_text(beyond)
+    certain = cross_entropy_html(cross_entropy_report([1, 0], [1, 1]))  # H(p) = 0: no bar at all, KL = 1 bit
+    assert re.findall(r"width: ([0-9.]+)%; background: (#[0-9a-f]{6})", certain) == [
+        ("50.00", "#e15759"), ("50.00", "#e15759"),  # H(p, m) and KL
+        ("100.00", "#4e79a7"), ("50.00", "#f28e2b"), ("0.00", "#4e79a7"), ("50.00", "#f28e2b")]  # p and m
+    assert "width: 0.40%" in cross_entropy_html(cross_entropy_report([1, 249], [1, 1]))  # p = 0.004
+    edge = cross_entropy_report([1, 0], [1, 3])
+    assert edge.cross_entropy == 2.0 and "beyond the scale" not in cross_entropy_html(edge)
+    assert cross_entropy_report([1, 0], [2.0**-1024, 1]).perplexity == math.inf  # 2^1024 overflows a float
+
+
+def test_presets_label_their_outcomes_and_sit_on_the_sliders_grid():
+    labels = {name: preset.labels for name, preset in CROSS_ENTROPY_PRESETS.items()}
+    assert labels["toy corpus, add-one unigram"] == ("i", "spent", "three", "years", "before", "the", "mast", "money")
+    assert labels["the text 'A B', model P(A) = 0.8"] == ("A", "B")
+    assert labels["rain forecast"] == ("rain", "no rain")
+    assert labels["horse race, uniform model"] == tuple(f"horse {i}" for i in range(1, 9))
+    assert labels["8 teams, horse-race model"] == tuple(f"team {i}" for i in range(1, 9))
+    for preset in CROSS_ENTROPY_PRESETS.values():  # sliders run from 0 to 1 in steps of 0.01
+        assert all(0 <= w <= 1 and round(100 * w) == pytest.approx(100 * w) for w in preset.p + preset.m)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        CROSS_ENTROPY_PRESETS["rain forecast"].p = (0.5, 0.5)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cross_entropy_report([1, 1], [1, 1]).kl = 1.0
+
+
+def test_outcomes_ruled_out_are_named_only_where_they_happen():
+    assert cross_entropy_report([1, 1, 1], [1, 0, 0]).impossible == ("2", "3")  # outcomes numbered from 1
+    report = cross_entropy_report([1, 1, 0], [1, 0, 0], ["A", "B", "C"])  # C: never happens, never predicted
+    assert report.impossible == ("B",)
+    assert report.notes == ("The model gives probability 0 to B, which does happen: H(p, m) and KL are infinite, "
+                            "as is the perplexity of a language model that meets a word it ruled out.",)
+    assert "probability 0 to B, C," in cross_entropy_report([1, 1, 1], [1, 0, 0], "ABC").notes[0]
+    assert cross_entropy_report([1, 0], [1, 0]).notes == (
+        "m = p: the model is the truth, KL = 0 and H(p, m) = H(p), the lowest it can be.",)
 
 
 # --- the cross-entropy explorer: the widget ----------------------------------------------------
