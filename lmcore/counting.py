@@ -4,15 +4,17 @@ The machinery under every model of :mod:`lmcore.ngram`; a chapter never needs it
 (models answer ``model.count(history, word)``, ``model.continuations(history)`` and
 ``model.token_counts(sentences)`` in tokens).
 
-Every n-gram of ids ``(w_1, ..., w_k)`` is stored as one int64 key, the ids read as digits
-in base |V| (``len(vocab)``): ``key = Σ_i w_i |V|^(k-i)``. So the key of a history is
-``key // |V|`` and the key of a suffix is ``key % |V|^(k-1)``. For each order k,
-:class:`NgramTable` keeps the sorted unique keys with their counts c(h, w) (``np.unique``)
-and, separately, the history counts c(h) = Σ_w c(h, w): how often h occurs *as a history*,
-which differs from its unigram count at the ends of sentences. Looking keys up is
-``np.searchsorted`` (:func:`lookup`): no Python loop per token. Keys need |V| ** n < 2 ** 63:
-order 4 allows 55,108 ids (the Chinese corpus's training words are 49,741), order 5 only 6,208;
-models refuse more, by name.
+Every n-gram is stored as one int64 key, built as a trie numbers its nodes
+(:class:`NgramIndex`): a 1-gram's key is its id; every distinct j-gram the training text
+holds gets a number, its rank among them; and the key of a k-gram ``(w_1, ..., w_k)`` is
+``node(w_1 .. w_{k-1}) * |V| + w_k``. So the key of its history is ``key // |V|``, the
+n-grams after one history are the keys in ``[h |V|, (h + 1) |V|)``, sorted keys list the
+n-grams in the order of their ids, and a key stays below (number of distinct
+(k-1)-grams) x |V|: any order fits int64 for any corpus of fewer than about 10**14 distinct
+n-grams. For each order k, :class:`NgramTable` keeps the sorted unique keys with their
+counts c(h, w) and, separately, the history counts c(h) = Σ_w c(h, w): how often h occurs
+*as a history*, which differs from its unigram count at the ends of sentences. Looking keys
+up is ``np.searchsorted`` (:func:`lookup`): no Python loop per token.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ import numpy as np
 from lmcore.vocab import BOS_ID, EOS_ID
 
 __all__ = [
-    "INT64_MAX", "FramedTokens", "NgramCounts", "NgramTable", "TokenCounts",
-    "check_key_range", "check_order", "flatten_sentences", "frame_sentences", "lookup", "ngram_keys",
+    "INT64_MAX", "FramedTokens", "NgramCounts", "NgramIndex", "NgramTable", "PaddedStream", "TokenCounts",
+    "check_order", "flatten_sentences", "frame_sentences", "lookup", "pad_sentences",
 ]
 
 INT64_MAX = np.iinfo(np.int64).max
@@ -48,6 +50,43 @@ class FramedTokens:
     is_eos: np.ndarray
 
 
+@dataclass(frozen=True)
+class PaddedStream:
+    """All sentences in one row of ids, each after ``n_start`` ``<s>`` and before ``n_end`` ``</s>``.
+
+    ``position[t]``: index of token t in its unpadded sentence (``-n_start`` .. ``len + n_end - 1``);
+    a token is predicted when ``position >= 0``; ``depth = position + n_start`` tokens of its
+    sentence come before it, so a k-gram ends at t when ``depth[t] >= k - 1``.
+    """
+
+    ids: np.ndarray
+    position: np.ndarray
+    sentence_of: np.ndarray
+    length_of: np.ndarray
+    n_start: int
+
+    @property
+    def depth(self) -> np.ndarray:
+        return self.position + self.n_start
+
+
+def pad_sentences(ids: np.ndarray, lengths: np.ndarray, n_start: int, n_end: int) -> PaddedStream:
+    """Pad each sentence of ``ids`` (all sentences in a row, split by ``lengths``) with markers.
+
+    >>> pad_sentences(np.array([5, 6]), np.array([2]), 1, 1).ids.tolist()   # <s>=1 a=5 b=6 </s>=2
+    [1, 5, 6, 2]
+    """
+    padded = lengths + n_start + n_end
+    offsets = np.cumsum(padded) - padded
+    sentence_of = np.repeat(np.arange(lengths.size), padded)
+    position = np.arange(int(padded.sum())) - offsets[sentence_of] - n_start  # -n_start .. len + n_end - 1
+    length_of = lengths[sentence_of]
+    stream = np.full(position.size, BOS_ID, dtype=np.int64)
+    stream[(position >= 0) & (position < length_of)] = ids
+    stream[position >= length_of] = EOS_ID
+    return PaddedStream(stream, position, sentence_of, length_of, n_start)
+
+
 def frame_sentences(ids: np.ndarray, lengths: np.ndarray, order: int, n_start: int, n_end: int) -> FramedTokens:
     """Pad each sentence with ``n_start`` ``<s>`` and ``n_end`` ``</s>`` and list every predicted
     token with the ``order - 1`` ids before it (vectorized).
@@ -58,14 +97,8 @@ def frame_sentences(ids: np.ndarray, lengths: np.ndarray, order: int, n_start: i
     >>> framed.grams.tolist(), framed.context_len.tolist()   # <s>=1 a=5, a b=6, b </s>=2
     ([[1, 5], [5, 6], [6, 2]], [1, 1, 1])
     """
-    padded = lengths + n_start + n_end
-    offsets = np.cumsum(padded) - padded
-    sentence_of = np.repeat(np.arange(lengths.size), padded)
-    position = np.arange(int(padded.sum())) - offsets[sentence_of] - n_start  # -n_start .. len + n_end - 1
-    length_of = lengths[sentence_of]
-    stream = np.full(position.size, BOS_ID, dtype=np.int64)
-    stream[(position >= 0) & (position < length_of)] = ids
-    stream[position >= length_of] = EOS_ID
+    padded = pad_sentences(ids, lengths, n_start, n_end)
+    stream, position = padded.ids, padded.position
     rows = np.flatnonzero(position >= 0)
     grams = np.empty((rows.size, order), dtype=np.int64)
     for back in range(order):
@@ -74,23 +107,78 @@ def frame_sentences(ids: np.ndarray, lengths: np.ndarray, order: int, n_start: i
     return FramedTokens(
         grams=grams,
         context_len=np.minimum(position[rows] + n_start, order - 1),
-        sentence_index=sentence_of[rows],
+        sentence_index=padded.sentence_of[rows],
         position=position[rows],
-        is_eos=position[rows] >= length_of[rows],
+        is_eos=position[rows] >= padded.length_of[rows],
     )
 
 
-def ngram_keys(grams: np.ndarray, k: int, base: int) -> np.ndarray:
-    """Key of the k-gram in the last k columns of each row of ids: the ids read as digits in
-    base ``base`` (Horner's rule), ``Σ_i w_i base^(k-i)``.
+@dataclass(frozen=True)
+class NgramIndex:
+    """The numbers of a trie's nodes, as keys for n-grams of any order (see the module's docstring).
 
-    >>> ngram_keys(np.array([[1, 5, 6]]), 2, base=10).tolist()   # (5, 6) -> 5 * 10 + 6
-    [56]
+    ``nodes[j - 2]`` holds the sorted keys of the distinct j-grams the index knows, j = 2, 3, ...;
+    a j-gram's number is its rank there (a 1-gram's number is its id).
+
+    >>> index = NgramIndex.from_rows([np.array([[5], [6]]), np.array([[5, 6], [6, 5]]), np.array([[5, 6, 5]])], 10)
+    >>> index.keys(np.array([[5, 6, 5], [6, 6, 6]]), 3).tolist()   # (5 6) is node 0, then 5; (6 6) is unknown
+    [5, -1]
+    >>> index.decode(np.array([5]), 3).tolist()
+    [[5, 6, 5]]
     """
-    keys = np.zeros(grams.shape[0], dtype=np.int64)
-    for column in range(grams.shape[1] - k, grams.shape[1]):
-        keys = keys * base + grams[:, column]
-    return keys
+
+    base: int
+    nodes: tuple[np.ndarray, ...]
+
+    def __post_init__(self):
+        for j, nodes in enumerate(self.nodes, start=2):
+            if nodes.size * self.base > INT64_MAX:
+                raise ValueError(f"{nodes.size:,} distinct {j}-grams over {self.base:,} ids need keys beyond int64")
+
+    def node_ids(self, grams: np.ndarray, j: int) -> np.ndarray:
+        """Number of the j-gram in the last j columns of each row of ids (-1 if the index lacks it)."""
+        if j == 0:
+            return np.zeros(grams.shape[0], dtype=np.int64)
+        node = grams[:, -j].astype(np.int64)
+        for i in range(2, j + 1):
+            nodes = self.nodes[i - 2]
+            if nodes.size == 0:
+                return np.full(grams.shape[0], -1, dtype=np.int64)
+            key = node * self.base + grams[:, i - j - 1]
+            at = np.minimum(np.searchsorted(nodes, key), nodes.size - 1)
+            node = np.where((node >= 0) & (nodes[at] == key), at, -1)
+        return node
+
+    def keys(self, grams: np.ndarray, k: int) -> np.ndarray:
+        """Key of the k-gram in the last k columns of each row of ids (-1 if its history is unknown,
+        which no table holds)."""
+        history = self.node_ids(grams[:, :-1], k - 1)
+        return np.where(history >= 0, history * self.base + grams[:, -1], -1)
+
+    def decode(self, keys: np.ndarray, k: int) -> np.ndarray:
+        """Ids of each k-gram key as an (M, k) array: the inverse of :meth:`keys`."""
+        ids = np.empty((len(keys), k), dtype=np.int64)
+        history, ids[:, -1] = np.divmod(np.asarray(keys, dtype=np.int64), self.base)
+        for column in range(k - 2, 0, -1):
+            history, ids[:, column] = np.divmod(self.nodes[column - 1][history], self.base)
+        if k > 1:
+            ids[:, 0] = history
+        return ids
+
+    @classmethod
+    def from_rows(cls, rows, base: int) -> NgramIndex:
+        """The index of the n-grams ``rows[k - 1]`` ((M_k, k) ids, k = 1..n) and of all their prefixes."""
+        rows = [np.asarray(r, dtype=np.int64).reshape(-1, k) for k, r in enumerate(rows, start=1)]
+        prefix = [r[:, 0] for r in rows]  # the number of each row's prefix of length j, j = 1 first
+        nodes = []
+        for j in range(2, len(rows)):
+            keys = np.concatenate([prefix[m] * base + rows[m][:, j - 1] for m in range(j - 1, len(rows))])
+            unique, inverse = np.unique(keys, return_inverse=True)
+            nodes.append(unique)
+            ends = np.cumsum([rows[m].shape[0] for m in range(j - 1, len(rows))])
+            for m, part in zip(range(j - 1, len(rows)), np.split(inverse.reshape(-1), ends[:-1])):
+                prefix[m] = part
+        return cls(base, tuple(nodes))
 
 
 def lookup(sorted_keys: np.ndarray, values: np.ndarray, query: np.ndarray, default=0) -> np.ndarray:
@@ -158,19 +246,45 @@ class NgramTable:
 
 @dataclass(frozen=True)
 class NgramCounts:
-    """Counts of orders 1..n in base |V| = ``base``; ``tables[k - 1]`` holds order k."""
+    """Counts of orders 1..n; ``tables[k - 1]`` holds order k, keyed by ``index`` (:class:`NgramIndex`)."""
 
-    base: int
+    index: NgramIndex
     tables: tuple[NgramTable, ...]
 
+    @property
+    def base(self) -> int:
+        """|V|: the number of vocabulary ids."""
+        return self.index.base
+
     @classmethod
-    def from_framed(cls, targets: FramedTokens, order: int, base: int) -> NgramCounts:
-        tables = []
-        for k in range(1, order + 1):
-            has_history = targets.context_len >= k - 1
-            grams = targets.grams if has_history.all() else targets.grams[has_history]  # skips a copy when padded
-            tables.append(NgramTable.from_keys(k, ngram_keys(grams, k, base), base))
-        return cls(base, tuple(tables))
+    def from_stream(cls, padded: PaddedStream, order: int, base: int) -> NgramCounts:
+        """Count every k-gram, k = 1..order, that ends at a predicted token of ``padded``.
+
+        One pass per order over the stream: the number of the j-gram ending at token t comes
+        from the number of the (j-1)-gram ending at t - 1 (a trie built level by level).
+        """
+        stream, depth = padded.ids, padded.depth
+        predicted = padded.position >= 0
+        tables, nodes = [NgramTable.from_keys(1, stream[predicted], base)], []
+        node = stream  # the number of the (k-1)-gram ending at each token
+        for k in range(2, order + 1):
+            ends = np.flatnonzero(depth >= k - 1)  # tokens a k-gram ends at
+            keys = node[ends - 1] * base + stream[ends]
+            tables.append(NgramTable.from_keys(k, keys[predicted[ends]], base))
+            if k < order:
+                unique, inverse = np.unique(keys, return_inverse=True)
+                nodes.append(unique)
+                node = np.full(stream.size, -1, dtype=np.int64)
+                node[ends] = inverse.reshape(-1)
+        return cls(NgramIndex(base, tuple(nodes)), tuple(tables))
+
+    def keys(self, grams: np.ndarray, k: int) -> np.ndarray:
+        """Key of the k-gram in the last k columns of each row of ids (-1 where none was seen)."""
+        return self.index.keys(grams, k)
+
+    def history_keys(self, grams: np.ndarray, k: int) -> np.ndarray:
+        """Key, as a history of order k + 1, of the k-gram in the last k columns of each row."""
+        return self.index.node_ids(grams, k)
 
     def ngram_ids(self, order: int) -> np.ndarray:
         """Every distinct n-gram of ``order`` seen in training, as an (M, order) array of ids in key order.
@@ -181,18 +295,14 @@ class NgramCounts:
 
     def decode(self, keys: np.ndarray, order: int) -> np.ndarray:
         """Ids of each k-gram key as an (M, order) array: the inverse of the key encoding."""
-        ids = np.empty((len(keys), order), dtype=np.int64)
-        rest = np.asarray(keys, dtype=np.int64)
-        for column in range(order - 1, -1, -1):
-            rest, ids[:, column] = np.divmod(rest, self.base)
-        return ids
+        return self.index.decode(keys, order)
 
     def continuation_counts(self, order: int) -> tuple[np.ndarray, np.ndarray]:
         """``(keys of (order-1)-grams v, N1+(• v))``: how many distinct words precede v.
 
         Kneser-Ney's lower-order counts; ``order`` >= 2.
         """
-        suffixes = self.tables[order - 1].keys % self.base ** (order - 1)
+        suffixes = self.keys(self.ngram_ids(order)[:, 1:], order - 1)
         return np.unique(suffixes, return_counts=True)
 
     def count_of_counts(self, order: int, largest: int = 4) -> np.ndarray:
@@ -233,19 +343,6 @@ def flatten_sentences(sentences, name: str) -> tuple[list, np.ndarray]:
             raise TypeError(f"{name} must be a list of token lists (split each sentence into tokens), got a {kind}")
     lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     return list(chain.from_iterable(sentences)), lengths
-
-
-def check_key_range(n_ids: int, order: int) -> None:
-    """Raise unless n-grams of ``order`` over ``n_ids`` ids fit int64 keys (``n_ids ** order < 2 ** 63``)."""
-    if n_ids**order > INT64_MAX:
-        most = int(INT64_MAX ** (1 / order))
-        while most**order > INT64_MAX:  # the float root may be one off
-            most -= 1
-        raise ValueError(
-            f"order {order} with {n_ids} vocabulary ids needs n-gram keys up to {n_ids}**{order}, "
-            f"beyond int64 (order {order} allows {most:,} ids): lower the order, raise min_count, "
-            "or build the vocabulary from the training part only"
-        )
 
 
 def check_order(order) -> int:

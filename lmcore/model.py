@@ -23,11 +23,10 @@ from lmcore.counting import (
     FramedTokens,
     NgramCounts,
     TokenCounts,
-    check_key_range,
     check_order,
     flatten_sentences,
     frame_sentences,
-    ngram_keys,
+    pad_sentences,
 )
 from lmcore.vocab import BOS, BOS_ID, EOS, EOS_ID, UNK_ID, Vocabulary
 
@@ -167,10 +166,13 @@ class NgramModel(abc.ABC):
         elif min_count != 1:
             raise ValueError("give either vocab or min_count, not both: min_count is for building a vocabulary")
         base = len(vocab)
-        check_key_range(base, self.order)
-        targets = self._frame(sentences, vocab.encode(tokens), lengths)
+        ids = vocab.encode(tokens)
+        self._check_markers(sentences, ids, lengths)
         n_start, n_end = self.convention.padding(self.order)
-        if not self.convention.open_vocabulary and (targets.grams[:, -1] == UNK_ID).any():
+        padded = pad_sentences(ids, lengths, n_start, n_end)
+        if not (padded.position >= 0).any():
+            raise ValueError("sentences has no tokens to predict")
+        if not self.convention.open_vocabulary and (ids == UNK_ID).any():
             raise ValueError(
                 "sentences has words outside the vocabulary, but the convention's vocabulary is closed "
                 "(open_vocabulary=False): use min_count=1 or an open vocabulary"
@@ -181,7 +183,7 @@ class NgramModel(abc.ABC):
         is_outcome[UNK_ID] = self.convention.open_vocabulary
         self.vocab, self._is_outcome = vocab, is_outcome
         self.outcome_ids = np.flatnonzero(is_outcome)
-        self.counts = NgramCounts.from_framed(targets, self.order, base)
+        self.counts = NgramCounts.from_stream(padded, self.order, base)
         return self
 
     @property
@@ -200,7 +202,7 @@ class NgramModel(abc.ABC):
     def _lookup_counts(self, k: int, grams: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(c(h, w), c(h))`` of the k-gram ending at each row's predicted id."""
         table = self.counts.tables[k - 1]
-        keys = ngram_keys(grams, k, self.counts.base)
+        keys = self.counts.keys(grams, k)
         return table.count(keys), table.history_count(keys // self.counts.base)
 
     @abc.abstractmethod
@@ -242,8 +244,8 @@ class NgramModel(abc.ABC):
         grams[:, -1] = targets
         return grams, np.full(targets.size, len(context_ids))
 
-    def _frame(self, sentences, ids: np.ndarray, lengths: np.ndarray) -> FramedTokens:
-        """Frame ``sentences`` (encoded as ``ids``) by the convention; refuse markers inside them."""
+    def _check_markers(self, sentences, ids: np.ndarray, lengths: np.ndarray) -> None:
+        """Refuse ``<s>`` or ``</s>`` inside ``sentences`` (encoded as ``ids``): lmcore adds them."""
         markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
         if markers.size:
             first = int(markers[0])
@@ -255,6 +257,10 @@ class NgramModel(abc.ABC):
                 f"sentences[{index}] holds the marker {sentence[position]!r} at position {position}: "
                 f"lmcore adds {BOS} and {EOS} itself (see Convention), so pass the raw tokens, e.g. {raw}"
             )
+
+    def _frame(self, sentences, ids: np.ndarray, lengths: np.ndarray) -> FramedTokens:
+        """Frame ``sentences`` (encoded as ``ids``) by the convention; refuse markers inside them."""
+        self._check_markers(sentences, ids, lengths)
         n_start, n_end = self.convention.padding(self.order)
         framed = frame_sentences(ids, lengths, self.order, n_start, n_end)
         if framed.grams.shape[0] == 0:
@@ -318,7 +324,7 @@ class NgramModel(abc.ABC):
         grams, context_len = self._context_rows(history, np.array([UNK_ID]), "history")
         k = int(context_len[0]) + 1
         table, base = counts.tables[k - 1], counts.base
-        history_key = ngram_keys(grams[:, :-1], k - 1, base)[0] if k > 1 else 0
+        history_key = int(counts.history_keys(grams[:, :-1], k - 1)[0])  # -1 if never seen: no continuations
         first, last = np.searchsorted(table.keys, [history_key * base, (history_key + 1) * base])
         ids, seen = table.keys[first:last] % base, table.counts[first:last]
         by_count = np.argsort(-seen, kind="stable")
@@ -367,7 +373,7 @@ class NgramModel(abc.ABC):
             rows = np.flatnonzero(orders == j)
             if rows.size:
                 table = counts.tables[j - 1]
-                keys = ngram_keys(targets.grams[rows], j, counts.base)
+                keys = counts.keys(targets.grams[rows], j)
                 found[0, rows] = table.count(keys)
                 found[1, rows] = table.history_count(keys // counts.base)
                 found[2, rows] = table.history_type_count(keys // counts.base)

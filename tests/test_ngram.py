@@ -150,11 +150,38 @@ def test_fit_builds_the_same_vocabulary_as_vocabulary_build(train, min_count):
     assert AddK(2).fit(train, vocab=passed).vocab is passed
 
 
-def test_order_too_large_for_int64_keys_is_refused():
-    vocab = Vocabulary([f"w{i}" for i in range(3000)])
-    with pytest.raises(ValueError, match="int64"):
-        MLE(6).fit([["w1", "w2"]], vocab=vocab)
-    MLE(5).fit([["w1", "w2"]], vocab=vocab)  # 3003**5 < 2**63
+def test_any_order_with_any_vocabulary_fits():
+    # n-gram keys are a trie's node numbers times |V| plus the last id: they grow with the number of
+    # distinct n-grams, never with |V| ** order (which here is 300,003 ** 7, far beyond int64)
+    vocab = Vocabulary([f"w{i}" for i in range(300_000)])
+    train = [["w1", "w2", "w3", "w1", "w2", "w4"], ["w299999", "w2", "w3"]]
+    model = MLE(7).fit(train, vocab=vocab)
+    assert model.count(["w1", "w2", "w3", "w1", "w2"], "w4") == 1
+    assert model.count(["w3", "w1", "w2"], "w4") == 1 and model.count(["w1", "w2"], "w3") == 1
+    assert model.prob("w4", ["<s>", "w1", "w2", "w3", "w1", "w2"]) == 1.0
+    assert model.prob("w3", ["w299999", "w2"]) == 1.0 and model.prob("w3", ["w299999", "w4"]) == 0.0
+    assert model.continuations(["w1", "w2"]) == {"w3": 1, "w4": 1}
+    assert model.continuations(["w4", "w4"]) == {}  # a history never seen
+    sevens = model.ngram_counts(7)  # one per predicted token (7 + 4 with </s>), listed in id order
+    assert len(sevens) == 11 and set(sevens.values()) == {1}
+    assert list(sevens) == sorted(sevens, key=lambda gram: model.vocab.encode(list(gram)).tolist())
+    assert ("w1", "w2", "w3", "w1", "w2", "w4", "</s>") in sevens
+
+
+def test_the_key_index_decodes_what_it_encodes():
+    from lmcore.counting import NgramIndex
+
+    rng = np.random.default_rng(0)
+    base = 50_000
+    rows = [rng.integers(0, base, size=(200, k)) for k in range(1, 7)]
+    index = NgramIndex.from_rows(rows, base)
+    for k, grams in enumerate(rows, start=1):
+        keys = index.keys(grams, k)
+        assert (keys >= 0).all() and (index.decode(keys, k) == grams).all()
+        order = np.lexsort(grams.T[::-1])  # sorted keys list the n-grams in the order of their ids
+        assert (np.diff(keys[order]) >= 0).all()
+    unseen = np.array([[1, 2, 3, 4, 5, 6]])
+    assert index.keys(unseen, 6).tolist() == [-1] and index.node_ids(unseen, 3).tolist() == [-1]
 
 
 # --- the course's numbers -------------------------------------------------------------
