@@ -25,11 +25,11 @@ from itertools import chain
 
 import numpy as np
 
-from lmcore.vocab import BOS_ID, EOS_ID
+from lmcore.vocab import BOS, BOS_ID, EOS, EOS_ID, Vocabulary
 
 __all__ = [
     "INT64_MAX", "FramedTokens", "NgramCounts", "NgramIndex", "NgramTable", "PaddedStream", "TokenCounts",
-    "check_order", "flatten_sentences", "frame_sentences", "lookup", "pad_sentences",
+    "check_encoded", "check_markers", "check_order", "flatten_sentences", "frame_sentences", "lookup", "pad_sentences",
 ]
 
 INT64_MAX = np.iinfo(np.int64).max
@@ -85,6 +85,63 @@ def pad_sentences(ids: np.ndarray, lengths: np.ndarray, n_start: int, n_end: int
     stream[(position >= 0) & (position < length_of)] = ids
     stream[position >= length_of] = EOS_ID
     return PaddedStream(stream, position, sentence_of, length_of, n_start)
+
+
+_CHUNK = 1 << 20
+
+
+def _padded_stream(ids: np.ndarray, lengths: np.ndarray, n_start: int, n_end: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`pad_sentences`' ids and depths as int32, with one temporary index array."""
+    padded = lengths + n_start + n_end
+    starts = np.cumsum(padded) - padded
+    depth = np.ones(int(padded.sum()), dtype=np.int32)
+    if depth.size:  # depth counts up from 0 in each sentence: +1 everywhere, reset at each start
+        shown = padded > 0  # a sentence padded to nothing has no start
+        depth[0] = 0
+        depth[starts[shown][1:]] = 1 - padded[shown][:-1]
+        np.cumsum(depth, out=depth)
+    stream = np.full(depth.size, BOS_ID, dtype=np.int32)
+    real = np.repeat(starts + n_start - (np.cumsum(lengths) - lengths), lengths)
+    real += np.arange(real.size)
+    stream[real] = ids
+    del real
+    for j in range(n_end):
+        stream[starts + n_start + lengths + j] = EOS_ID
+    return stream, depth
+
+
+def _unique_with_ranks(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True)`` (keys >= 0, overwritten), in less time and memory.
+
+    Where each key fits in 63 - b bits, with b the bits of a position, key and position are
+    packed into one int64 and sorted together in place (a plain sort is about twice as fast
+    as an argsort); positions and ranks are int32 where they fit.
+    """
+    n = keys.size
+    position_bits = max(int(n - 1).bit_length(), 1)
+    index_type = np.int32 if n < 2**31 else np.int64
+    if n and int(keys.max()).bit_length() + position_bits <= 63:
+        keys <<= position_bits
+        for start in range(0, n, _CHUNK):  # chunks keep the temporaries small
+            keys[start : start + _CHUNK] |= np.arange(start, min(start + _CHUNK, n), dtype=np.int64)
+        keys.sort()
+        order = np.empty(n, dtype=index_type)
+        for start in range(0, n, _CHUNK):
+            order[start : start + _CHUNK] = keys[start : start + _CHUNK] & ((1 << position_bits) - 1)
+        keys >>= position_bits
+        ordered = keys
+    else:
+        order = np.argsort(keys)
+        ordered = keys[order]
+    first = np.empty(n, dtype=bool)
+    first[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    unique = ordered[first]
+    ranks = np.cumsum(first, dtype=index_type)
+    ranks -= 1
+    inverse = np.empty(n, dtype=ranks.dtype)
+    inverse[order] = ranks
+    return unique, inverse
 
 
 def frame_sentences(ids: np.ndarray, lengths: np.ndarray, order: int, n_start: int, n_end: int) -> FramedTokens:
@@ -206,7 +263,9 @@ class NgramTable:
     ``history_keys``/``history_counts``/``history_types``: each history h with
     c(h) = Σ_w c(h, w) and N1+(h •), the number of distinct words seen after h
     (Witten-Bell and Kneser-Ney need it). For k = 1 the only history is the empty
-    one, key 0, and c() is the number of predicted training tokens.
+    one, key 0, and c() is the number of predicted training tokens. ``suffix_keys``
+    (k >= 2, when counted from text): the key of each k-gram's suffix (w_2 .. w_k) among
+    the (k - 1)-grams, row for row, which Kneser-Ney's continuation counts need.
     """
 
     order: int
@@ -215,10 +274,17 @@ class NgramTable:
     history_keys: np.ndarray
     history_counts: np.ndarray
     history_types: np.ndarray
+    suffix_keys: np.ndarray | None = None
 
     @classmethod
     def from_keys(cls, order: int, keys: np.ndarray, base: int) -> NgramTable:
         keys, counts = np.unique(keys, return_counts=True)
+        return cls.from_unique(order, keys, counts, base)
+
+    @classmethod
+    def from_unique(cls, order: int, keys: np.ndarray, counts: np.ndarray, base: int,
+                    suffix_keys: np.ndarray | None = None) -> NgramTable:
+        """The table of sorted distinct ``keys`` seen ``counts`` times (each > 0)."""
         counts = counts.astype(np.int64)
         histories = keys // base  # non-decreasing, since keys are sorted
         starts = np.flatnonzero(np.r_[True, histories[1:] != histories[:-1]]) if keys.size else np.zeros(0, np.int64)
@@ -229,6 +295,7 @@ class NgramTable:
             history_keys=histories[starts],
             history_counts=np.add.reduceat(counts, starts) if keys.size else counts,
             history_types=np.diff(np.r_[starts, keys.size]).astype(np.int64),
+            suffix_keys=suffix_keys,
         )
 
     def count(self, keys: np.ndarray) -> np.ndarray:
@@ -257,25 +324,39 @@ class NgramCounts:
         return self.index.base
 
     @classmethod
-    def from_stream(cls, padded: PaddedStream, order: int, base: int) -> NgramCounts:
-        """Count every k-gram, k = 1..order, that ends at a predicted token of ``padded``.
+    def from_sentences(cls, ids: np.ndarray, lengths: np.ndarray, order: int, n_start: int, n_end: int,
+                       base: int) -> NgramCounts:
+        """Count every k-gram, k = 1..order, that ends at a predicted token of the sentences ``ids``
+        (all in a row, split by ``lengths``) padded with ``n_start`` ``<s>`` and ``n_end`` ``</s>``.
 
-        One pass per order over the stream: the number of the j-gram ending at token t comes
-        from the number of the (j-1)-gram ending at t - 1 (a trie built level by level).
+        A trie built level by level, one pass over the padded stream per order: the number of the
+        k-gram ending at token t comes from the number of the (k-1)-gram ending at t - 1, and its
+        suffix is the (k-1)-gram ending at t. Arrays over the stream are int32 where they can be
+        (ids, depths, node numbers), to keep the peak memory per token low.
         """
-        stream, depth = padded.ids, padded.depth
-        predicted = padded.position >= 0
-        tables, nodes = [NgramTable.from_keys(1, stream[predicted], base)], []
-        node = stream  # the number of the (k-1)-gram ending at each token
+        stream, depth = _padded_stream(ids, lengths, n_start, n_end)
+        predicted = depth >= n_start
+        tables, nodes = [NgramTable.from_keys(1, stream[predicted].astype(np.int64), base)], []
+        node = stream  # the number of the (k-1)-gram ending at each token (a 1-gram's is its id)
         for k in range(2, order + 1):
-            ends = np.flatnonzero(depth >= k - 1)  # tokens a k-gram ends at
-            keys = node[ends - 1] * base + stream[ends]
-            tables.append(NgramTable.from_keys(k, keys[predicted[ends]], base))
+            ends = np.flatnonzero(depth >= k - 1).astype(np.int32 if stream.size < 2**31 else np.int64)
+            keys = node[ends - 1].astype(np.int64)
+            keys *= base
+            keys += stream[ends]
+            unique, inverse = _unique_with_ranks(keys)
+            del keys
+            counts = np.bincount(inverse[predicted[ends]], minlength=unique.size)
+            suffix = np.empty(unique.size, dtype=np.int64)
+            suffix[inverse] = node[ends]  # the number of the (k-1)-gram ending at the same token
+            seen = counts > 0
+            suffix_keys = suffix[seen] if k == 2 else nodes[-1][suffix[seen]]
+            tables.append(NgramTable.from_unique(k, unique[seen], counts[seen], base, suffix_keys))
+            del suffix, counts
             if k < order:
-                unique, inverse = np.unique(keys, return_inverse=True)
                 nodes.append(unique)
-                node = np.full(stream.size, -1, dtype=np.int64)
-                node[ends] = inverse.reshape(-1)
+                node = np.full(stream.size, -1, dtype=inverse.dtype)
+                node[ends] = inverse
+            del inverse, ends
         return cls(NgramIndex(base, tuple(nodes)), tuple(tables))
 
     def keys(self, grams: np.ndarray, k: int) -> np.ndarray:
@@ -302,8 +383,18 @@ class NgramCounts:
 
         Kneser-Ney's lower-order counts; ``order`` >= 2.
         """
-        suffixes = self.keys(self.ngram_ids(order)[:, 1:], order - 1)
-        return np.unique(suffixes, return_counts=True)
+        return np.unique(self.tables[order - 1].suffix_keys, return_counts=True)
+
+    def first_ids(self, order: int, count: int = 1) -> np.ndarray:
+        """The first ``count`` ids of every n-gram of ``order`` in its table, as (M, count):
+        :meth:`ngram_ids`' first columns, without building the others."""
+        keys = self.tables[order - 1].keys
+        if count >= order:
+            return self.decode(keys, order)[:, :count]
+        history = keys // self.base
+        for j in range(order - 1, count, -1):  # history: the number of the j-gram prefix
+            history = self.index.nodes[j - 2][history] // self.base
+        return self.index.decode(self.index.nodes[count - 2][history], count) if count > 1 else history[:, None]
 
     def count_of_counts(self, order: int, largest: int = 4) -> np.ndarray:
         """``n[r]`` = number of distinct n-grams of ``order`` seen exactly r times, r = 0..largest."""
@@ -343,6 +434,43 @@ def flatten_sentences(sentences, name: str) -> tuple[list, np.ndarray]:
             raise TypeError(f"{name} must be a list of token lists (split each sentence into tokens), got a {kind}")
     lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     return list(chain.from_iterable(sentences)), lengths
+
+
+def check_encoded(ids, lengths, vocab: Vocabulary) -> tuple[np.ndarray, np.ndarray]:
+    """``ids`` (every sentence's vocabulary ids in a row) and ``lengths`` (one per sentence) as
+    arrays, checked against ``vocab``: ids in range, no ``<s>``/``</s>`` inside."""
+    if not isinstance(vocab, Vocabulary):
+        raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
+    tokens = vocab.tokens
+    ids, lengths = np.asarray(ids), np.asarray(lengths)
+    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
+        raise TypeError(f"ids must be a 1-d array of integer vocabulary ids, got {ids.dtype} of shape {ids.shape}")
+    if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer) or (lengths < 0).any():
+        raise TypeError("lengths must be a 1-d array of sentence lengths (integers >= 0)")
+    if int(lengths.sum()) != ids.size:
+        raise ValueError(f"lengths add up to {int(lengths.sum())}, but ids holds {ids.size} ids")
+    if ids.size and (ids.min() < 0 or ids.max() >= len(tokens)):
+        raise ValueError(f"ids must be vocabulary ids between 0 and {len(tokens) - 1}, got {ids.min()} .. {ids.max()}")
+    markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
+    if markers.size:
+        raise ValueError(f"ids holds the marker {tokens[ids[markers[0]]]!r} at index {markers[0]}: "
+                         "lmcore adds <s> and </s> itself (see Convention)")
+    return ids, lengths.astype(np.int64)
+
+
+def check_markers(sentences, ids: np.ndarray, lengths: np.ndarray) -> None:
+    """Refuse ``<s>`` or ``</s>`` inside ``sentences`` (encoded as ``ids``): lmcore adds them."""
+    markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
+    if markers.size:
+        first = int(markers[0])
+        index = int(np.searchsorted(np.cumsum(lengths), first, side="right"))
+        position = first - int(lengths[:index].sum())
+        sentence = list(sentences[index])
+        raw = [t for t in sentence if t not in (BOS, EOS)] or ["i", "spent", "money"]
+        raise ValueError(
+            f"sentences[{index}] holds the marker {sentence[position]!r} at position {position}: "
+            f"lmcore adds {BOS} and {EOS} itself (see Convention), so pass the raw tokens, e.g. {raw}"
+        )
 
 
 def check_order(order) -> int:

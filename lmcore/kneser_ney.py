@@ -143,28 +143,29 @@ class KneserNey(NgramModel):
         self.fallback_orders_: tuple[int, ...] = ()
         self._levels: tuple[_KneserNeyLevel, ...] = ()
 
-    def fit(self, sentences, vocab: Vocabulary | None = None, min_count: int = 1):
-        """Count as :meth:`NgramModel.fit`, then adjust the counts and estimate the discounts."""
-        super().fit(sentences, vocab, min_count)
+    def fit_encoded(self, ids, lengths, vocab: Vocabulary):
+        """Count as :meth:`NgramModel.fit_encoded`, then adjust the counts and estimate the discounts
+        (:meth:`fit`, on sentences of str tokens, comes here too)."""
+        super().fit_encoded(ids, lengths, vocab)
         ngrams, tables = self.counts, self.counts.tables
-        ids = [ngrams.ngram_ids(k) for k in range(1, self.order + 1)]
         # n-grams starting with <s> <s> exist only because of the padding (KenLM drops them)
         kept = [np.ones(tables[0].keys.size, dtype=bool)]
         for k in range(2, self.order + 1):
-            kept.append(~((ids[k - 1][:, 0] == BOS_ID) & (ids[k - 1][:, 1] == BOS_ID)))
+            lead = ngrams.first_ids(k, 2)
+            kept.append(~((lead[:, 0] == BOS_ID) & (lead[:, 1] == BOS_ID)))
         adjusted = []
         for k in range(1, self.order + 1):
             keys, counts = tables[k - 1].keys[kept[k - 1]], tables[k - 1].counts[kept[k - 1]]
             if k < self.order:
                 longer = tables[k]
-                suffix_keys = ngrams.keys(ids[k][kept[k]][:, 1:], k)
-                suffixes, index = np.unique(suffix_keys, return_inverse=True)
+                suffixes, index = np.unique(longer.suffix_keys[kept[k]], return_inverse=True)
                 n_before = np.bincount(index, minlength=suffixes.size)
                 seen_after = np.bincount(index, weights=longer.counts[kept[k]], minlength=suffixes.size)
                 # occurrences with no word before them (no <s> padding) count as one more left word
                 at_start = counts > lookup(suffixes, seen_after, keys)
                 continuation = lookup(suffixes, n_before, keys) + at_start
-                counts = np.where(ids[k - 1][kept[k - 1]][:, 0] == BOS_ID, counts, continuation)
+                starts_sentence = ngrams.first_ids(k, 1)[kept[k - 1], 0] == BOS_ID
+                counts = np.where(starts_sentence, counts, continuation)
             adjusted.append((keys, counts.astype(np.int64)))
         # t_j = how many n-grams have adjusted count j, j = 0..4 (t_0 = 0)
         self.count_of_counts_ = np.array([np.bincount(np.minimum(a, 5), minlength=6)[:5] for _, a in adjusted])

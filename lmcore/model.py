@@ -23,12 +23,13 @@ from lmcore.counting import (
     FramedTokens,
     NgramCounts,
     TokenCounts,
+    check_encoded,
+    check_markers,
     check_order,
     flatten_sentences,
     frame_sentences,
-    pad_sentences,
 )
-from lmcore.vocab import BOS, BOS_ID, EOS, EOS_ID, UNK_ID, Vocabulary
+from lmcore.vocab import BOS_ID, EOS_ID, UNK_ID, Vocabulary
 
 __all__ = [
     "CONVENTIONS", "Convention", "NgramModel", "NotFittedError", "TokenScores", "resolve_convention",
@@ -165,25 +166,36 @@ class NgramModel(abc.ABC):
             raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
         elif min_count != 1:
             raise ValueError("give either vocab or min_count, not both: min_count is for building a vocabulary")
-        base = len(vocab)
         ids = vocab.encode(tokens)
-        self._check_markers(sentences, ids, lengths)
+        del tokens  # the flat list is as large as the ids: gone before counting
+        check_markers(sentences, ids, lengths)
+        return self.fit_encoded(ids, lengths, vocab)
+
+    def fit_encoded(self, ids, lengths, vocab: Vocabulary):
+        """:meth:`fit` on sentences already encoded: ``ids`` holds every sentence's vocabulary ids
+        in a row (any integer array, e.g. int32 from ``vocab.encode``), ``lengths`` the length
+        of each sentence. No list of str tokens is needed, which saves memory on large corpora.
+
+        >>> from lmcore.ngram import MLE
+        >>> vocab = Vocabulary(["i", "spent", "money"])
+        >>> ids = vocab.encode(["i", "spent", "money", "i", "spent"])
+        >>> MLE(2).fit_encoded(ids, [3, 2], vocab).count(["i"], "spent")
+        2
+        """
+        ids, lengths = check_encoded(ids, lengths, vocab)
         n_start, n_end = self.convention.padding(self.order)
-        padded = pad_sentences(ids, lengths, n_start, n_end)
-        if not (padded.position >= 0).any():
+        if lengths.sum() + n_end * lengths.size == 0:
             raise ValueError("sentences has no tokens to predict")
         if not self.convention.open_vocabulary and (ids == UNK_ID).any():
-            raise ValueError(
-                "sentences has words outside the vocabulary, but the convention's vocabulary is closed "
-                "(open_vocabulary=False): use min_count=1 or an open vocabulary"
-            )
-        is_outcome = np.ones(base, dtype=bool)
+            raise ValueError("sentences has words outside the vocabulary, but the convention's vocabulary is "
+                             "closed (open_vocabulary=False): use min_count=1 or an open vocabulary")
+        is_outcome = np.ones(len(vocab), dtype=bool)
         is_outcome[BOS_ID] = self.convention.bos_outcome and n_start > 0
         is_outcome[EOS_ID] = n_end > 0
         is_outcome[UNK_ID] = self.convention.open_vocabulary
         self.vocab, self._is_outcome = vocab, is_outcome
         self.outcome_ids = np.flatnonzero(is_outcome)
-        self.counts = NgramCounts.from_stream(padded, self.order, base)
+        self.counts = NgramCounts.from_sentences(ids, lengths, self.order, n_start, n_end, len(vocab))
         return self
 
     @property
@@ -244,23 +256,9 @@ class NgramModel(abc.ABC):
         grams[:, -1] = targets
         return grams, np.full(targets.size, len(context_ids))
 
-    def _check_markers(self, sentences, ids: np.ndarray, lengths: np.ndarray) -> None:
-        """Refuse ``<s>`` or ``</s>`` inside ``sentences`` (encoded as ``ids``): lmcore adds them."""
-        markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
-        if markers.size:
-            first = int(markers[0])
-            index = int(np.searchsorted(np.cumsum(lengths), first, side="right"))
-            position = first - int(lengths[:index].sum())
-            sentence = list(sentences[index])
-            raw = [t for t in sentence if t not in (BOS, EOS)] or ["i", "spent", "money"]
-            raise ValueError(
-                f"sentences[{index}] holds the marker {sentence[position]!r} at position {position}: "
-                f"lmcore adds {BOS} and {EOS} itself (see Convention), so pass the raw tokens, e.g. {raw}"
-            )
-
     def _frame(self, sentences, ids: np.ndarray, lengths: np.ndarray) -> FramedTokens:
         """Frame ``sentences`` (encoded as ``ids``) by the convention; refuse markers inside them."""
-        self._check_markers(sentences, ids, lengths)
+        check_markers(sentences, ids, lengths)
         n_start, n_end = self.convention.padding(self.order)
         framed = frame_sentences(ids, lengths, self.order, n_start, n_end)
         if framed.grams.shape[0] == 0:
