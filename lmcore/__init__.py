@@ -20,9 +20,10 @@ Submodules are imported on use (``import lmcore.info``) so that the package stay
 __version__ = "0.1.0"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("util", "info", "vocab", "tokenizers", "corpora", "text", "sources", "estimators", "translations"),
+    ("util", "info", "vocab", "tokenizers", "corpora", "text", "sources", "estimators", "translations",
+     "subwords", "windows"),
     ("counting", "model", "arpa_writer", "interpolation", "kneser_ney", "ngram", "evaluate",
-     "shannon", "shannon_letters", "coding", "coding_levels"),
+     "shannon", "shannon_letters", "coding", "coding_levels", "neural", "units"),
     ("arpa", "bleu", "bleu_signature", "bleu_bootstrap"),
     ("plots", "widgets", "exercises"),
 )

@@ -120,7 +120,8 @@ def _scored(model, sentences, unknown: str, eos: str):
     """Per-token log-probabilities after the conventions, and which tokens enter the sum and the count."""
     _check_modes(unknown, eos)
     if not hasattr(model, "score_tokens"):
-        raise TypeError(f"model must be a fitted lmcore.ngram model, got {type(model).__name__}")
+        raise TypeError(f"model must be a fitted lmcore model (an n-gram model, an ArpaModel or a NeuralLM), "
+                        f"got {type(model).__name__}")
     scores = model.score_tokens(sentences)
     logprobs = scores.logprobs.copy()
     if unknown == "zero":

@@ -9,13 +9,14 @@ re-exported here, so that a chapter writes ``from lmcore import exercises as ex`
 and calls ``ex.check_...(answer)``.
 """
 
-from lmcore.exercises import chapter01, chapter02, chapter03, chapter04, chapter05, chapter06
+from lmcore.exercises import chapter01, chapter02, chapter03, chapter04, chapter05, chapter06, chapter07
 from lmcore.exercises.chapter01 import *  # noqa: F403
 from lmcore.exercises.chapter02 import *  # noqa: F403
 from lmcore.exercises.chapter03 import *  # noqa: F403
 from lmcore.exercises.chapter04 import *  # noqa: F403  (re-exported)
 from lmcore.exercises.chapter05 import *  # noqa: F403
 from lmcore.exercises.chapter06 import *  # noqa: F403
+from lmcore.exercises.chapter07 import *  # noqa: F403
 from lmcore.exercises.feedback import UNANSWERED, Feedback, check_choice, check_number
 
 __all__ = [
@@ -26,4 +27,5 @@ __all__ = [
     *chapter04.__all__,
     *chapter05.__all__,
     *chapter06.__all__,
+    *chapter07.__all__,
 ]

@@ -66,6 +66,13 @@ from lmcore.widgets.compression import (
     narrowing_figure,
     narrowing_svg,
 )
+from lmcore.widgets.context_window import (
+    ContextWindowExplorer,
+    WindowReport,
+    window_figure,
+    window_html,
+    window_report,
+)
 from lmcore.widgets.cross_entropy import (
     CROSS_ENTROPY_PRESETS,
     CrossEntropyExplorer,
@@ -138,4 +145,5 @@ __all__ = [
     "cross_entropy_html", "CrossEntropyExplorer",
     "MAX_MESSAGE", "CompressionReport", "compression_report", "narrowing_figure", "narrowing_svg",
     "compression_html", "CompressionExplorer",
+    "WindowReport", "window_report", "window_html", "window_figure", "ContextWindowExplorer",
 ]
