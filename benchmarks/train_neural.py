@@ -14,7 +14,7 @@ and training curves beside them, to ``lmcore/data/neural_<name>.npz``: what the 
 A byte-pair encoding of ``bpe_vocab`` units is trained on the same training sentences and
 stored beside it (``lmcore/data/bpe_<name>.json``). The table scores every model on the first
 ``n_test`` test sentences, as words, as BPE pieces and as characters: Kneser-Ney n-grams of
-orders 1-5 (order 5 only where the vocabulary fits lmcore's int64 keys) and the neural model,
+orders 1-5 and the neural model,
 all on the same training text, each unit with its own vocabulary (tokens seen at least twice),
 unknown tokens spelled out for the bits per character (``lmcore.units``).
 """
@@ -33,7 +33,6 @@ from common import course_split
 
 from lmcore import neural, units
 from lmcore.coding import fit_speller
-from lmcore.counting import INT64_MAX
 from lmcore.ngram import KneserNey
 from lmcore.subwords import STORED as STORED_BPE
 from lmcore.subwords import load_stored_bpe, train_bpe
@@ -110,9 +109,6 @@ def table(name: str) -> None:
         vocab = Vocabulary.build(train, settings["min_count"])
         speller = fit_speller(train)
         for order in ORDERS:
-            if len(vocab) ** order > INT64_MAX:
-                print(f"{'KN ' + str(order) + '-gram':14}{unit:7}{len(vocab):7,}   (|V|^{order} over 2^63: no keys)")
-                continue
             score = units.score_text(KneserNey(order).fit(train, vocab=vocab), test, n_chars, speller)
             row(f"KN {order}-gram", unit, len(vocab), score)
         if unit == "chars":

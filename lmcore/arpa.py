@@ -46,7 +46,7 @@ from operator import itemgetter
 import numpy as np
 
 from lmcore.arpa_writer import DIGITS, LOG10_ZERO, write_arpa
-from lmcore.counting import INT64_MAX, lookup, ngram_keys
+from lmcore.counting import NgramIndex, lookup
 from lmcore.model import Convention, NgramModel
 from lmcore.util import gc_paused
 from lmcore.vocab import BOS, BOS_ID, MARKERS, UNK_ID, Vocabulary
@@ -64,14 +64,14 @@ class ArpaModel(NgramModel):
     it (predicted), unknown words scored as ``<unk>`` (probability 0 if the file has no
     ``<unk>``; KenLM substitutes 10**-100 there). ``log10_probs[k - 1]`` and
     ``log10_backoffs[k - 1]`` hold the file's numbers, aligned with ``keys[k - 1]``
-    (n-grams as base-|V| ids, as in :class:`lmcore.ngram.NgramTable`).
+    (the n-grams' keys in ``index``, an :class:`lmcore.counting.NgramIndex` of the file's n-grams).
     """
 
-    def __init__(self, vocab: Vocabulary, keys, log10_probs, log10_backoffs):
+    def __init__(self, vocab: Vocabulary, index: NgramIndex, keys, log10_probs, log10_backoffs):
         order = len(keys)
         has_unk = bool((keys[0] == UNK_ID).any())
         super().__init__(order, convention=Convention(start_padding=1, end_markers=1, open_vocabulary=has_unk))
-        self.vocab = vocab
+        self.vocab, self.index = vocab, index
         self.keys, self.log10_probs, self.log10_backoffs = tuple(keys), tuple(log10_probs), tuple(log10_backoffs)
         is_outcome = np.zeros(len(vocab), dtype=bool)
         is_outcome[keys[0]] = True
@@ -85,18 +85,17 @@ class ArpaModel(NgramModel):
         raise TypeError("an ArpaModel is already an ARPA file: copy the file instead of writing it again")
 
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
-        base = len(self.vocab)
         log10_p = np.full(grams.shape[0], -np.inf)
         longest = np.zeros(grams.shape[0], dtype=np.int64)  # order of the longest listed n-gram ending at w
         for k in range(1, self.order + 1):
-            found = lookup(self.keys[k - 1], self.log10_probs[k - 1], ngram_keys(grams, k, base), default=np.nan)
+            found = lookup(self.keys[k - 1], self.log10_probs[k - 1], self.index.keys(grams, k), default=np.nan)
             hit = (context_len >= k - 1) & ~np.isnan(found)
             log10_p[hit], longest[hit] = found[hit], k
         # every history longer than the one matched was backed off from: add its α
         for j in range(1, self.order):
             backed_off = (context_len >= j) & (longest <= j)
             if backed_off.any():
-                alpha = lookup(self.keys[j - 1], self.log10_backoffs[j - 1], ngram_keys(grams[:, :-1], j, base))
+                alpha = lookup(self.keys[j - 1], self.log10_backoffs[j - 1], self.index.keys(grams[:, :-1], j))
                 log10_p += np.where(backed_off, alpha, 0.0)
         return 10.0**log10_p
 
@@ -120,21 +119,18 @@ def read_arpa(path) -> ArpaModel:
         sections = _split_sections(path, lines, content)
         vocab = _vocabulary(path, lines, sections[0])
         ids = {token: i for i, token in enumerate(vocab.tokens)}
-        if len(ids) ** len(sections) > INT64_MAX:
-            raise ValueError(f"{os.fspath(path)}: {len(ids)} words at order {len(sections)} overflow lmcore's "
-                             "int64 n-gram keys")
         parsed = [_parse_section(path, lines, rows, k, ids) for k, rows in enumerate(sections, start=1)]
-    base = len(vocab)
+    index = NgramIndex.from_rows([grams for grams, _, _ in parsed], len(vocab))
     keys, probs, backoffs = [], [], []
     for k, (grams, log10_probs, log10_backoffs) in enumerate(parsed, start=1):
-        k_keys = ngram_keys(grams, k, base)
+        k_keys = index.keys(grams, k)
         by_key = np.argsort(k_keys, kind="stable")
         if (np.diff(k_keys[by_key]) == 0).any():
             raise ValueError(f"{os.fspath(path)}: a {k}-gram is listed twice")
         keys.append(k_keys[by_key])
         probs.append(log10_probs[by_key])
         backoffs.append(log10_backoffs[by_key])
-    return ArpaModel(vocab, keys, probs, backoffs)
+    return ArpaModel(vocab, index, keys, probs, backoffs)
 
 
 def _split_sections(path, lines: list[str], content: list[int]) -> list[list[int]]:

@@ -12,7 +12,6 @@ import math
 
 import numpy as np
 
-from lmcore.counting import ngram_keys
 from lmcore.vocab import BOS_ID, Vocabulary
 
 __all__ = ["DIGITS", "LOG10_ZERO", "write_arpa"]
@@ -129,14 +128,13 @@ def write_arpa(model, path, *, exact: bool = True) -> tuple[int, ...]:
     _check_writable(model, exact)
     order, vocab = model.order, model.vocab
     entries = [_entries(model, k) for k in range(1, order + 1)]
-    base = len(vocab)
     sections = []
     for k, grams in enumerate(entries, start=1):
         backoffs = None
         if k < order:
             # a listed k-gram is a history when some listed (k+1)-gram starts with it
-            histories = np.unique(ngram_keys(entries[k][:, :-1], k, base))
-            is_history = np.isin(ngram_keys(grams, k, base), histories)
+            histories = np.unique(model.counts.history_keys(entries[k][:, :-1], k))
+            is_history = np.isin(model.counts.history_keys(grams, k), histories)
             backoffs = np.full(grams.shape[0], np.nan)
             with np.errstate(divide="ignore"):
                 backoffs[is_history] = np.log10(model.backoff_weights(_padded(grams[is_history], order), k))

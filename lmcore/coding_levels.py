@@ -109,9 +109,7 @@ class Predictor:
         if len(suffixes) == 1:  # one history, as the decoder asks: the short way
             (suffix,) = suffixes
             table = self.model.counts.tables[len(suffix)]
-            key = 0
-            for token in suffix:
-                key = key * self.base + token
+            key = int(self.model.counts.history_keys(np.array([suffix], dtype=np.int64), len(suffix))[0])
             first, last = np.searchsorted(table.keys, [key * self.base, (key + 1) * self.base])
             ids = table.keys[first:last] % self.base
             ids = ids[self.position[ids] >= 0]  # outcomes only (never <s>)
@@ -122,9 +120,7 @@ class Predictor:
         for k in sorted({len(s) for s in suffixes}):
             group = [s for s in suffixes if len(s) == k]
             table = self.model.counts.tables[k]
-            keys = np.zeros(len(group), dtype=np.int64)
-            for column in range(k):
-                keys = keys * self.base + np.fromiter((s[column] for s in group), np.int64, len(group))
+            keys = self.model.counts.history_keys(np.array(group, dtype=np.int64).reshape(len(group), k), k)
             first = np.searchsorted(table.keys, keys * self.base)
             last = np.searchsorted(table.keys, (keys + 1) * self.base)
             size = last - first

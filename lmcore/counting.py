@@ -4,15 +4,17 @@ The machinery under every model of :mod:`lmcore.ngram`; a chapter never needs it
 (models answer ``model.count(history, word)``, ``model.continuations(history)`` and
 ``model.token_counts(sentences)`` in tokens).
 
-Every n-gram of ids ``(w_1, ..., w_k)`` is stored as one int64 key, the ids read as digits
-in base |V| (``len(vocab)``): ``key = Σ_i w_i |V|^(k-i)``. So the key of a history is
-``key // |V|`` and the key of a suffix is ``key % |V|^(k-1)``. For each order k,
-:class:`NgramTable` keeps the sorted unique keys with their counts c(h, w) (``np.unique``)
-and, separately, the history counts c(h) = Σ_w c(h, w): how often h occurs *as a history*,
-which differs from its unigram count at the ends of sentences. Looking keys up is
-``np.searchsorted`` (:func:`lookup`): no Python loop per token. Keys need |V| ** n < 2 ** 63:
-order 4 allows 55,108 ids (the Chinese corpus's training words are 49,741), order 5 only 6,208;
-models refuse more, by name.
+Every n-gram is stored as one int64 key, built as a trie numbers its nodes
+(:class:`NgramIndex`): a 1-gram's key is its id; every distinct j-gram the training text
+holds gets a number, its rank among them; and the key of a k-gram ``(w_1, ..., w_k)`` is
+``node(w_1 .. w_{k-1}) * |V| + w_k``. So the key of its history is ``key // |V|``, the
+n-grams after one history are the keys in ``[h |V|, (h + 1) |V|)``, sorted keys list the
+n-grams in the order of their ids, and a key stays below (number of distinct
+(k-1)-grams) x |V|: any order fits int64 for any corpus of fewer than about 10**14 distinct
+n-grams. For each order k, :class:`NgramTable` keeps the sorted unique keys with their
+counts c(h, w) and, separately, the history counts c(h) = Σ_w c(h, w): how often h occurs
+*as a history*, which differs from its unigram count at the ends of sentences. Looking keys
+up is ``np.searchsorted`` (:func:`lookup`): no Python loop per token.
 """
 
 from __future__ import annotations
@@ -23,11 +25,11 @@ from itertools import chain
 
 import numpy as np
 
-from lmcore.vocab import BOS_ID, EOS_ID
+from lmcore.vocab import BOS, BOS_ID, EOS, EOS_ID, Vocabulary
 
 __all__ = [
-    "INT64_MAX", "FramedTokens", "NgramCounts", "NgramTable", "TokenCounts",
-    "check_key_range", "check_order", "flatten_sentences", "frame_sentences", "lookup", "ngram_keys",
+    "INT64_MAX", "FramedTokens", "NgramCounts", "NgramIndex", "NgramTable", "PaddedStream", "TokenCounts",
+    "check_encoded", "check_markers", "check_order", "flatten_sentences", "frame_sentences", "lookup", "pad_sentences",
 ]
 
 INT64_MAX = np.iinfo(np.int64).max
@@ -48,6 +50,100 @@ class FramedTokens:
     is_eos: np.ndarray
 
 
+@dataclass(frozen=True)
+class PaddedStream:
+    """All sentences in one row of ids, each after ``n_start`` ``<s>`` and before ``n_end`` ``</s>``.
+
+    ``position[t]``: index of token t in its unpadded sentence (``-n_start`` .. ``len + n_end - 1``);
+    a token is predicted when ``position >= 0``; ``depth = position + n_start`` tokens of its
+    sentence come before it, so a k-gram ends at t when ``depth[t] >= k - 1``.
+    """
+
+    ids: np.ndarray
+    position: np.ndarray
+    sentence_of: np.ndarray
+    length_of: np.ndarray
+    n_start: int
+
+    @property
+    def depth(self) -> np.ndarray:
+        return self.position + self.n_start
+
+
+def pad_sentences(ids: np.ndarray, lengths: np.ndarray, n_start: int, n_end: int) -> PaddedStream:
+    """Pad each sentence of ``ids`` (all sentences in a row, split by ``lengths``) with markers.
+
+    >>> pad_sentences(np.array([5, 6]), np.array([2]), 1, 1).ids.tolist()   # <s>=1 a=5 b=6 </s>=2
+    [1, 5, 6, 2]
+    """
+    padded = lengths + n_start + n_end
+    offsets = np.cumsum(padded) - padded
+    sentence_of = np.repeat(np.arange(lengths.size), padded)
+    position = np.arange(int(padded.sum())) - offsets[sentence_of] - n_start  # -n_start .. len + n_end - 1
+    length_of = lengths[sentence_of]
+    stream = np.full(position.size, BOS_ID, dtype=np.int64)
+    stream[(position >= 0) & (position < length_of)] = ids
+    stream[position >= length_of] = EOS_ID
+    return PaddedStream(stream, position, sentence_of, length_of, n_start)
+
+
+_CHUNK = 1 << 20
+
+
+def _padded_stream(ids: np.ndarray, lengths: np.ndarray, n_start: int, n_end: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`pad_sentences`' ids and depths as int32, with one temporary index array."""
+    padded = lengths + n_start + n_end
+    starts = np.cumsum(padded) - padded
+    depth = np.ones(int(padded.sum()), dtype=np.int32)
+    if depth.size:  # depth counts up from 0 in each sentence: +1 everywhere, reset at each start
+        shown = padded > 0  # a sentence padded to nothing has no start
+        depth[0] = 0
+        depth[starts[shown][1:]] = 1 - padded[shown][:-1]
+        np.cumsum(depth, out=depth)
+    stream = np.full(depth.size, BOS_ID, dtype=np.int32)
+    real = np.repeat(starts + n_start - (np.cumsum(lengths) - lengths), lengths)
+    real += np.arange(real.size)
+    stream[real] = ids
+    del real
+    for j in range(n_end):
+        stream[starts + n_start + lengths + j] = EOS_ID
+    return stream, depth
+
+
+def _unique_with_ranks(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True)`` (keys >= 0, overwritten), in less time and memory.
+
+    Where each key fits in 63 - b bits, with b the bits of a position, key and position are
+    packed into one int64 and sorted together in place (a plain sort is about twice as fast
+    as an argsort); positions and ranks are int32 where they fit.
+    """
+    n = keys.size
+    position_bits = max(int(n - 1).bit_length(), 1)
+    index_type = np.int32 if n < 2**31 else np.int64
+    if n and int(keys.max()).bit_length() + position_bits <= 63:
+        keys <<= position_bits
+        for start in range(0, n, _CHUNK):  # chunks keep the temporaries small
+            keys[start : start + _CHUNK] |= np.arange(start, min(start + _CHUNK, n), dtype=np.int64)
+        keys.sort()
+        order = np.empty(n, dtype=index_type)
+        for start in range(0, n, _CHUNK):
+            order[start : start + _CHUNK] = keys[start : start + _CHUNK] & ((1 << position_bits) - 1)
+        keys >>= position_bits
+        ordered = keys
+    else:
+        order = np.argsort(keys)
+        ordered = keys[order]
+    first = np.empty(n, dtype=bool)
+    first[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    unique = ordered[first]
+    ranks = np.cumsum(first, dtype=index_type)
+    ranks -= 1
+    inverse = np.empty(n, dtype=ranks.dtype)
+    inverse[order] = ranks
+    return unique, inverse
+
+
 def frame_sentences(ids: np.ndarray, lengths: np.ndarray, order: int, n_start: int, n_end: int) -> FramedTokens:
     """Pad each sentence with ``n_start`` ``<s>`` and ``n_end`` ``</s>`` and list every predicted
     token with the ``order - 1`` ids before it (vectorized).
@@ -58,14 +154,8 @@ def frame_sentences(ids: np.ndarray, lengths: np.ndarray, order: int, n_start: i
     >>> framed.grams.tolist(), framed.context_len.tolist()   # <s>=1 a=5, a b=6, b </s>=2
     ([[1, 5], [5, 6], [6, 2]], [1, 1, 1])
     """
-    padded = lengths + n_start + n_end
-    offsets = np.cumsum(padded) - padded
-    sentence_of = np.repeat(np.arange(lengths.size), padded)
-    position = np.arange(int(padded.sum())) - offsets[sentence_of] - n_start  # -n_start .. len + n_end - 1
-    length_of = lengths[sentence_of]
-    stream = np.full(position.size, BOS_ID, dtype=np.int64)
-    stream[(position >= 0) & (position < length_of)] = ids
-    stream[position >= length_of] = EOS_ID
+    padded = pad_sentences(ids, lengths, n_start, n_end)
+    stream, position = padded.ids, padded.position
     rows = np.flatnonzero(position >= 0)
     grams = np.empty((rows.size, order), dtype=np.int64)
     for back in range(order):
@@ -74,23 +164,78 @@ def frame_sentences(ids: np.ndarray, lengths: np.ndarray, order: int, n_start: i
     return FramedTokens(
         grams=grams,
         context_len=np.minimum(position[rows] + n_start, order - 1),
-        sentence_index=sentence_of[rows],
+        sentence_index=padded.sentence_of[rows],
         position=position[rows],
-        is_eos=position[rows] >= length_of[rows],
+        is_eos=position[rows] >= padded.length_of[rows],
     )
 
 
-def ngram_keys(grams: np.ndarray, k: int, base: int) -> np.ndarray:
-    """Key of the k-gram in the last k columns of each row of ids: the ids read as digits in
-    base ``base`` (Horner's rule), ``Σ_i w_i base^(k-i)``.
+@dataclass(frozen=True)
+class NgramIndex:
+    """The numbers of a trie's nodes, as keys for n-grams of any order (see the module's docstring).
 
-    >>> ngram_keys(np.array([[1, 5, 6]]), 2, base=10).tolist()   # (5, 6) -> 5 * 10 + 6
-    [56]
+    ``nodes[j - 2]`` holds the sorted keys of the distinct j-grams the index knows, j = 2, 3, ...;
+    a j-gram's number is its rank there (a 1-gram's number is its id).
+
+    >>> index = NgramIndex.from_rows([np.array([[5], [6]]), np.array([[5, 6], [6, 5]]), np.array([[5, 6, 5]])], 10)
+    >>> index.keys(np.array([[5, 6, 5], [6, 6, 6]]), 3).tolist()   # (5 6) is node 0, then 5; (6 6) is unknown
+    [5, -1]
+    >>> index.decode(np.array([5]), 3).tolist()
+    [[5, 6, 5]]
     """
-    keys = np.zeros(grams.shape[0], dtype=np.int64)
-    for column in range(grams.shape[1] - k, grams.shape[1]):
-        keys = keys * base + grams[:, column]
-    return keys
+
+    base: int
+    nodes: tuple[np.ndarray, ...]
+
+    def __post_init__(self):
+        for j, nodes in enumerate(self.nodes, start=2):
+            if nodes.size * self.base > INT64_MAX:
+                raise ValueError(f"{nodes.size:,} distinct {j}-grams over {self.base:,} ids need keys beyond int64")
+
+    def node_ids(self, grams: np.ndarray, j: int) -> np.ndarray:
+        """Number of the j-gram in the last j columns of each row of ids (-1 if the index lacks it)."""
+        if j == 0:
+            return np.zeros(grams.shape[0], dtype=np.int64)
+        node = grams[:, -j].astype(np.int64)
+        for i in range(2, j + 1):
+            nodes = self.nodes[i - 2]
+            if nodes.size == 0:
+                return np.full(grams.shape[0], -1, dtype=np.int64)
+            key = node * self.base + grams[:, i - j - 1]
+            at = np.minimum(np.searchsorted(nodes, key), nodes.size - 1)
+            node = np.where((node >= 0) & (nodes[at] == key), at, -1)
+        return node
+
+    def keys(self, grams: np.ndarray, k: int) -> np.ndarray:
+        """Key of the k-gram in the last k columns of each row of ids (-1 if its history is unknown,
+        which no table holds)."""
+        history = self.node_ids(grams[:, :-1], k - 1)
+        return np.where(history >= 0, history * self.base + grams[:, -1], -1)
+
+    def decode(self, keys: np.ndarray, k: int) -> np.ndarray:
+        """Ids of each k-gram key as an (M, k) array: the inverse of :meth:`keys`."""
+        ids = np.empty((len(keys), k), dtype=np.int64)
+        history, ids[:, -1] = np.divmod(np.asarray(keys, dtype=np.int64), self.base)
+        for column in range(k - 2, 0, -1):
+            history, ids[:, column] = np.divmod(self.nodes[column - 1][history], self.base)
+        if k > 1:
+            ids[:, 0] = history
+        return ids
+
+    @classmethod
+    def from_rows(cls, rows, base: int) -> NgramIndex:
+        """The index of the n-grams ``rows[k - 1]`` ((M_k, k) ids, k = 1..n) and of all their prefixes."""
+        rows = [np.asarray(r, dtype=np.int64).reshape(-1, k) for k, r in enumerate(rows, start=1)]
+        prefix = [r[:, 0] for r in rows]  # the number of each row's prefix of length j, j = 1 first
+        nodes = []
+        for j in range(2, len(rows)):
+            keys = np.concatenate([prefix[m] * base + rows[m][:, j - 1] for m in range(j - 1, len(rows))])
+            unique, inverse = np.unique(keys, return_inverse=True)
+            nodes.append(unique)
+            ends = np.cumsum([rows[m].shape[0] for m in range(j - 1, len(rows))])
+            for m, part in zip(range(j - 1, len(rows)), np.split(inverse.reshape(-1), ends[:-1])):
+                prefix[m] = part
+        return cls(base, tuple(nodes))
 
 
 def lookup(sorted_keys: np.ndarray, values: np.ndarray, query: np.ndarray, default=0) -> np.ndarray:
@@ -118,7 +263,9 @@ class NgramTable:
     ``history_keys``/``history_counts``/``history_types``: each history h with
     c(h) = Σ_w c(h, w) and N1+(h •), the number of distinct words seen after h
     (Witten-Bell and Kneser-Ney need it). For k = 1 the only history is the empty
-    one, key 0, and c() is the number of predicted training tokens.
+    one, key 0, and c() is the number of predicted training tokens. ``suffix_keys``
+    (k >= 2, when counted from text): the key of each k-gram's suffix (w_2 .. w_k) among
+    the (k - 1)-grams, row for row, which Kneser-Ney's continuation counts need.
     """
 
     order: int
@@ -127,10 +274,17 @@ class NgramTable:
     history_keys: np.ndarray
     history_counts: np.ndarray
     history_types: np.ndarray
+    suffix_keys: np.ndarray | None = None
 
     @classmethod
     def from_keys(cls, order: int, keys: np.ndarray, base: int) -> NgramTable:
         keys, counts = np.unique(keys, return_counts=True)
+        return cls.from_unique(order, keys, counts, base)
+
+    @classmethod
+    def from_unique(cls, order: int, keys: np.ndarray, counts: np.ndarray, base: int,
+                    suffix_keys: np.ndarray | None = None) -> NgramTable:
+        """The table of sorted distinct ``keys`` seen ``counts`` times (each > 0)."""
         counts = counts.astype(np.int64)
         histories = keys // base  # non-decreasing, since keys are sorted
         starts = np.flatnonzero(np.r_[True, histories[1:] != histories[:-1]]) if keys.size else np.zeros(0, np.int64)
@@ -141,6 +295,7 @@ class NgramTable:
             history_keys=histories[starts],
             history_counts=np.add.reduceat(counts, starts) if keys.size else counts,
             history_types=np.diff(np.r_[starts, keys.size]).astype(np.int64),
+            suffix_keys=suffix_keys,
         )
 
     def count(self, keys: np.ndarray) -> np.ndarray:
@@ -158,19 +313,59 @@ class NgramTable:
 
 @dataclass(frozen=True)
 class NgramCounts:
-    """Counts of orders 1..n in base |V| = ``base``; ``tables[k - 1]`` holds order k."""
+    """Counts of orders 1..n; ``tables[k - 1]`` holds order k, keyed by ``index`` (:class:`NgramIndex`)."""
 
-    base: int
+    index: NgramIndex
     tables: tuple[NgramTable, ...]
 
+    @property
+    def base(self) -> int:
+        """|V|: the number of vocabulary ids."""
+        return self.index.base
+
     @classmethod
-    def from_framed(cls, targets: FramedTokens, order: int, base: int) -> NgramCounts:
-        tables = []
-        for k in range(1, order + 1):
-            has_history = targets.context_len >= k - 1
-            grams = targets.grams if has_history.all() else targets.grams[has_history]  # skips a copy when padded
-            tables.append(NgramTable.from_keys(k, ngram_keys(grams, k, base), base))
-        return cls(base, tuple(tables))
+    def from_sentences(cls, ids: np.ndarray, lengths: np.ndarray, order: int, n_start: int, n_end: int,
+                       base: int) -> NgramCounts:
+        """Count every k-gram, k = 1..order, that ends at a predicted token of the sentences ``ids``
+        (all in a row, split by ``lengths``) padded with ``n_start`` ``<s>`` and ``n_end`` ``</s>``.
+
+        A trie built level by level, one pass over the padded stream per order: the number of the
+        k-gram ending at token t comes from the number of the (k-1)-gram ending at t - 1, and its
+        suffix is the (k-1)-gram ending at t. Arrays over the stream are int32 where they can be
+        (ids, depths, node numbers), to keep the peak memory per token low.
+        """
+        stream, depth = _padded_stream(ids, lengths, n_start, n_end)
+        predicted = depth >= n_start
+        tables, nodes = [NgramTable.from_keys(1, stream[predicted].astype(np.int64), base)], []
+        node = stream  # the number of the (k-1)-gram ending at each token (a 1-gram's is its id)
+        for k in range(2, order + 1):
+            ends = np.flatnonzero(depth >= k - 1).astype(np.int32 if stream.size < 2**31 else np.int64)
+            keys = node[ends - 1].astype(np.int64)
+            keys *= base
+            keys += stream[ends]
+            unique, inverse = _unique_with_ranks(keys)
+            del keys
+            counts = np.bincount(inverse[predicted[ends]], minlength=unique.size)
+            suffix = np.empty(unique.size, dtype=np.int64)
+            suffix[inverse] = node[ends]  # the number of the (k-1)-gram ending at the same token
+            seen = counts > 0
+            suffix_keys = suffix[seen] if k == 2 else nodes[-1][suffix[seen]]
+            tables.append(NgramTable.from_unique(k, unique[seen], counts[seen], base, suffix_keys))
+            del suffix, counts
+            if k < order:
+                nodes.append(unique)
+                node = np.full(stream.size, -1, dtype=inverse.dtype)
+                node[ends] = inverse
+            del inverse, ends
+        return cls(NgramIndex(base, tuple(nodes)), tuple(tables))
+
+    def keys(self, grams: np.ndarray, k: int) -> np.ndarray:
+        """Key of the k-gram in the last k columns of each row of ids (-1 where none was seen)."""
+        return self.index.keys(grams, k)
+
+    def history_keys(self, grams: np.ndarray, k: int) -> np.ndarray:
+        """Key, as a history of order k + 1, of the k-gram in the last k columns of each row."""
+        return self.index.node_ids(grams, k)
 
     def ngram_ids(self, order: int) -> np.ndarray:
         """Every distinct n-gram of ``order`` seen in training, as an (M, order) array of ids in key order.
@@ -181,19 +376,25 @@ class NgramCounts:
 
     def decode(self, keys: np.ndarray, order: int) -> np.ndarray:
         """Ids of each k-gram key as an (M, order) array: the inverse of the key encoding."""
-        ids = np.empty((len(keys), order), dtype=np.int64)
-        rest = np.asarray(keys, dtype=np.int64)
-        for column in range(order - 1, -1, -1):
-            rest, ids[:, column] = np.divmod(rest, self.base)
-        return ids
+        return self.index.decode(keys, order)
 
     def continuation_counts(self, order: int) -> tuple[np.ndarray, np.ndarray]:
         """``(keys of (order-1)-grams v, N1+(• v))``: how many distinct words precede v.
 
         Kneser-Ney's lower-order counts; ``order`` >= 2.
         """
-        suffixes = self.tables[order - 1].keys % self.base ** (order - 1)
-        return np.unique(suffixes, return_counts=True)
+        return np.unique(self.tables[order - 1].suffix_keys, return_counts=True)
+
+    def first_ids(self, order: int, count: int = 1) -> np.ndarray:
+        """The first ``count`` ids of every n-gram of ``order`` in its table, as (M, count):
+        :meth:`ngram_ids`' first columns, without building the others."""
+        keys = self.tables[order - 1].keys
+        if count >= order:
+            return self.decode(keys, order)[:, :count]
+        history = keys // self.base
+        for j in range(order - 1, count, -1):  # history: the number of the j-gram prefix
+            history = self.index.nodes[j - 2][history] // self.base
+        return self.index.decode(self.index.nodes[count - 2][history], count) if count > 1 else history[:, None]
 
     def count_of_counts(self, order: int, largest: int = 4) -> np.ndarray:
         """``n[r]`` = number of distinct n-grams of ``order`` seen exactly r times, r = 0..largest."""
@@ -235,16 +436,40 @@ def flatten_sentences(sentences, name: str) -> tuple[list, np.ndarray]:
     return list(chain.from_iterable(sentences)), lengths
 
 
-def check_key_range(n_ids: int, order: int) -> None:
-    """Raise unless n-grams of ``order`` over ``n_ids`` ids fit int64 keys (``n_ids ** order < 2 ** 63``)."""
-    if n_ids**order > INT64_MAX:
-        most = int(INT64_MAX ** (1 / order))
-        while most**order > INT64_MAX:  # the float root may be one off
-            most -= 1
+def check_encoded(ids, lengths, vocab: Vocabulary) -> tuple[np.ndarray, np.ndarray]:
+    """``ids`` (every sentence's vocabulary ids in a row) and ``lengths`` (one per sentence) as
+    arrays, checked against ``vocab``: ids in range, no ``<s>``/``</s>`` inside."""
+    if not isinstance(vocab, Vocabulary):
+        raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
+    tokens = vocab.tokens
+    ids, lengths = np.asarray(ids), np.asarray(lengths)
+    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
+        raise TypeError(f"ids must be a 1-d array of integer vocabulary ids, got {ids.dtype} of shape {ids.shape}")
+    if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer) or (lengths < 0).any():
+        raise TypeError("lengths must be a 1-d array of sentence lengths (integers >= 0)")
+    if int(lengths.sum()) != ids.size:
+        raise ValueError(f"lengths add up to {int(lengths.sum())}, but ids holds {ids.size} ids")
+    if ids.size and (ids.min() < 0 or ids.max() >= len(tokens)):
+        raise ValueError(f"ids must be vocabulary ids between 0 and {len(tokens) - 1}, got {ids.min()} .. {ids.max()}")
+    markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
+    if markers.size:
+        raise ValueError(f"ids holds the marker {tokens[ids[markers[0]]]!r} at index {markers[0]}: "
+                         "lmcore adds <s> and </s> itself (see Convention)")
+    return ids, lengths.astype(np.int64)
+
+
+def check_markers(sentences, ids: np.ndarray, lengths: np.ndarray) -> None:
+    """Refuse ``<s>`` or ``</s>`` inside ``sentences`` (encoded as ``ids``): lmcore adds them."""
+    markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
+    if markers.size:
+        first = int(markers[0])
+        index = int(np.searchsorted(np.cumsum(lengths), first, side="right"))
+        position = first - int(lengths[:index].sum())
+        sentence = list(sentences[index])
+        raw = [t for t in sentence if t not in (BOS, EOS)] or ["i", "spent", "money"]
         raise ValueError(
-            f"order {order} with {n_ids} vocabulary ids needs n-gram keys up to {n_ids}**{order}, "
-            f"beyond int64 (order {order} allows {most:,} ids): lower the order, raise min_count, "
-            "or build the vocabulary from the training part only"
+            f"sentences[{index}] holds the marker {sentence[position]!r} at position {position}: "
+            f"lmcore adds {BOS} and {EOS} itself (see Convention), so pass the raw tokens, e.g. {raw}"
         )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lmcore.counting import lookup, ngram_keys
+from lmcore.counting import lookup
 from lmcore.model import Convention, NgramModel
 from lmcore.vocab import BOS_ID, Vocabulary
 
@@ -143,27 +143,29 @@ class KneserNey(NgramModel):
         self.fallback_orders_: tuple[int, ...] = ()
         self._levels: tuple[_KneserNeyLevel, ...] = ()
 
-    def fit(self, sentences, vocab: Vocabulary | None = None, min_count: int = 1):
-        """Count as :meth:`NgramModel.fit`, then adjust the counts and estimate the discounts."""
-        super().fit(sentences, vocab, min_count)
-        base, tables = self.counts.base, self.counts.tables
+    def fit_encoded(self, ids, lengths, vocab: Vocabulary):
+        """Count as :meth:`NgramModel.fit_encoded`, then adjust the counts and estimate the discounts
+        (:meth:`fit`, on sentences of str tokens, comes here too)."""
+        super().fit_encoded(ids, lengths, vocab)
+        ngrams, tables = self.counts, self.counts.tables
         # n-grams starting with <s> <s> exist only because of the padding (KenLM drops them)
         kept = [np.ones(tables[0].keys.size, dtype=bool)]
         for k in range(2, self.order + 1):
-            lead = tables[k - 1].keys // base ** (k - 2)
-            kept.append(~((lead // base == BOS_ID) & (lead % base == BOS_ID)))
+            lead = ngrams.first_ids(k, 2)
+            kept.append(~((lead[:, 0] == BOS_ID) & (lead[:, 1] == BOS_ID)))
         adjusted = []
         for k in range(1, self.order + 1):
             keys, counts = tables[k - 1].keys[kept[k - 1]], tables[k - 1].counts[kept[k - 1]]
             if k < self.order:
                 longer = tables[k]
-                suffixes, index = np.unique(longer.keys[kept[k]] % base**k, return_inverse=True)
+                suffixes, index = np.unique(longer.suffix_keys[kept[k]], return_inverse=True)
                 n_before = np.bincount(index, minlength=suffixes.size)
                 seen_after = np.bincount(index, weights=longer.counts[kept[k]], minlength=suffixes.size)
                 # occurrences with no word before them (no <s> padding) count as one more left word
                 at_start = counts > lookup(suffixes, seen_after, keys)
                 continuation = lookup(suffixes, n_before, keys) + at_start
-                counts = np.where(keys // base ** (k - 1) == BOS_ID, counts, continuation)
+                starts_sentence = ngrams.first_ids(k, 1)[kept[k - 1], 0] == BOS_ID
+                counts = np.where(starts_sentence, counts, continuation)
             adjusted.append((keys, counts.astype(np.int64)))
         # t_j = how many n-grams have adjusted count j, j = 0..4 (t_0 = 0)
         self.count_of_counts_ = np.array([np.bincount(np.minimum(a, 5), minlength=6)[:5] for _, a in adjusted])
@@ -228,7 +230,7 @@ class KneserNey(NgramModel):
             rows = np.flatnonzero(context_len >= k - 1)
             if rows.size == 0:
                 break
-            keys = ngram_keys(grams[rows], k, base)
+            keys = self.counts.keys(grams[rows], k)
             gamma = lookup(level.history_keys, level.gamma, keys // base, default=1.0)  # unseen h: P_{k-1}
             probs[rows] = lookup(level.keys, level.u, keys) + gamma * probs[rows]
         return probs
@@ -243,4 +245,4 @@ class KneserNey(NgramModel):
 
     def backoff_weights(self, grams: np.ndarray, k: int) -> np.ndarray:
         level = self._levels[k]
-        return lookup(level.history_keys, level.gamma, ngram_keys(grams, k, self.counts.base), default=1.0)
+        return lookup(level.history_keys, level.gamma, self.counts.history_keys(grams, k), default=1.0)

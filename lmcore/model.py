@@ -23,13 +23,13 @@ from lmcore.counting import (
     FramedTokens,
     NgramCounts,
     TokenCounts,
-    check_key_range,
+    check_encoded,
+    check_markers,
     check_order,
     flatten_sentences,
     frame_sentences,
-    ngram_keys,
 )
-from lmcore.vocab import BOS, BOS_ID, EOS, EOS_ID, UNK_ID, Vocabulary
+from lmcore.vocab import BOS_ID, EOS_ID, UNK_ID, Vocabulary
 
 __all__ = [
     "CONVENTIONS", "Convention", "NgramModel", "NotFittedError", "TokenScores", "resolve_convention",
@@ -166,22 +166,36 @@ class NgramModel(abc.ABC):
             raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
         elif min_count != 1:
             raise ValueError("give either vocab or min_count, not both: min_count is for building a vocabulary")
-        base = len(vocab)
-        check_key_range(base, self.order)
-        targets = self._frame(sentences, vocab.encode(tokens), lengths)
+        ids = vocab.encode(tokens)
+        del tokens  # the flat list is as large as the ids: gone before counting
+        check_markers(sentences, ids, lengths)
+        return self.fit_encoded(ids, lengths, vocab)
+
+    def fit_encoded(self, ids, lengths, vocab: Vocabulary):
+        """:meth:`fit` on sentences already encoded: ``ids`` holds every sentence's vocabulary ids
+        in a row (any integer array, e.g. int32 from ``vocab.encode``), ``lengths`` the length
+        of each sentence. No list of str tokens is needed, which saves memory on large corpora.
+
+        >>> from lmcore.ngram import MLE
+        >>> vocab = Vocabulary(["i", "spent", "money"])
+        >>> ids = vocab.encode(["i", "spent", "money", "i", "spent"])
+        >>> MLE(2).fit_encoded(ids, [3, 2], vocab).count(["i"], "spent")
+        2
+        """
+        ids, lengths = check_encoded(ids, lengths, vocab)
         n_start, n_end = self.convention.padding(self.order)
-        if not self.convention.open_vocabulary and (targets.grams[:, -1] == UNK_ID).any():
-            raise ValueError(
-                "sentences has words outside the vocabulary, but the convention's vocabulary is closed "
-                "(open_vocabulary=False): use min_count=1 or an open vocabulary"
-            )
-        is_outcome = np.ones(base, dtype=bool)
+        if lengths.sum() + n_end * lengths.size == 0:
+            raise ValueError("sentences has no tokens to predict")
+        if not self.convention.open_vocabulary and (ids == UNK_ID).any():
+            raise ValueError("sentences has words outside the vocabulary, but the convention's vocabulary is "
+                             "closed (open_vocabulary=False): use min_count=1 or an open vocabulary")
+        is_outcome = np.ones(len(vocab), dtype=bool)
         is_outcome[BOS_ID] = self.convention.bos_outcome and n_start > 0
         is_outcome[EOS_ID] = n_end > 0
         is_outcome[UNK_ID] = self.convention.open_vocabulary
         self.vocab, self._is_outcome = vocab, is_outcome
         self.outcome_ids = np.flatnonzero(is_outcome)
-        self.counts = NgramCounts.from_framed(targets, self.order, base)
+        self.counts = NgramCounts.from_sentences(ids, lengths, self.order, n_start, n_end, len(vocab))
         return self
 
     @property
@@ -200,7 +214,7 @@ class NgramModel(abc.ABC):
     def _lookup_counts(self, k: int, grams: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(c(h, w), c(h))`` of the k-gram ending at each row's predicted id."""
         table = self.counts.tables[k - 1]
-        keys = ngram_keys(grams, k, self.counts.base)
+        keys = self.counts.keys(grams, k)
         return table.count(keys), table.history_count(keys // self.counts.base)
 
     @abc.abstractmethod
@@ -244,17 +258,7 @@ class NgramModel(abc.ABC):
 
     def _frame(self, sentences, ids: np.ndarray, lengths: np.ndarray) -> FramedTokens:
         """Frame ``sentences`` (encoded as ``ids``) by the convention; refuse markers inside them."""
-        markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
-        if markers.size:
-            first = int(markers[0])
-            index = int(np.searchsorted(np.cumsum(lengths), first, side="right"))
-            position = first - int(lengths[:index].sum())
-            sentence = list(sentences[index])
-            raw = [t for t in sentence if t not in (BOS, EOS)] or ["i", "spent", "money"]
-            raise ValueError(
-                f"sentences[{index}] holds the marker {sentence[position]!r} at position {position}: "
-                f"lmcore adds {BOS} and {EOS} itself (see Convention), so pass the raw tokens, e.g. {raw}"
-            )
+        check_markers(sentences, ids, lengths)
         n_start, n_end = self.convention.padding(self.order)
         framed = frame_sentences(ids, lengths, self.order, n_start, n_end)
         if framed.grams.shape[0] == 0:
@@ -318,7 +322,7 @@ class NgramModel(abc.ABC):
         grams, context_len = self._context_rows(history, np.array([UNK_ID]), "history")
         k = int(context_len[0]) + 1
         table, base = counts.tables[k - 1], counts.base
-        history_key = ngram_keys(grams[:, :-1], k - 1, base)[0] if k > 1 else 0
+        history_key = int(counts.history_keys(grams[:, :-1], k - 1)[0])  # -1 if never seen: no continuations
         first, last = np.searchsorted(table.keys, [history_key * base, (history_key + 1) * base])
         ids, seen = table.keys[first:last] % base, table.counts[first:last]
         by_count = np.argsort(-seen, kind="stable")
@@ -367,7 +371,7 @@ class NgramModel(abc.ABC):
             rows = np.flatnonzero(orders == j)
             if rows.size:
                 table = counts.tables[j - 1]
-                keys = ngram_keys(targets.grams[rows], j, counts.base)
+                keys = counts.keys(targets.grams[rows], j)
                 found[0, rows] = table.count(keys)
                 found[1, rows] = table.history_count(keys // counts.base)
                 found[2, rows] = table.history_type_count(keys // counts.base)

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lmcore.counting import INT64_MAX, NgramCounts, NgramTable, TokenCounts, check_order, flatten_sentences, ngram_keys
+from lmcore.counting import INT64_MAX, NgramCounts, NgramTable, TokenCounts, check_order, flatten_sentences
 from lmcore.evaluate import evaluate
 from lmcore.interpolation import EMTrace, Interpolated
 from lmcore.kneser_ney import FALLBACK_DISCOUNTS, KneserNey, kneser_ney_discounts
@@ -130,8 +130,7 @@ class AddK(NgramModel):
         return np.full(grams.shape[0], 1.0 / self.outcome_ids.size)
 
     def backoff_weights(self, grams: np.ndarray, k: int) -> np.ndarray:
-        keys = ngram_keys(grams, k, self.counts.base)
-        c_h = self.counts.tables[k].history_count(keys)
+        c_h = self.counts.tables[k].history_count(self.counts.history_keys(grams, k))
         k_v = self.k * self.outcome_ids.size
         # a sentence-start history stands for <s> * (order - 1), a history at the top order
         top = (k == self.order - 1) | (grams[:, -k] == BOS_ID)

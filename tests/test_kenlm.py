@@ -82,3 +82,17 @@ def test_kenlm_and_lmcore_read_the_same_file_alike(tmp_path, english):
     np.testing.assert_allclose(theirs, lmcore_log10_scores(read_arpa(path), test), rtol=0, atol=TOLERANCE)
     # lmcore's own model differs where a trigram history was never seen (see lmcore.arpa.write_arpa)
     assert np.abs(theirs - lmcore_log10_scores(model, test)).max() > 0.01
+
+
+def test_high_orders_on_english_and_chinese_words_score_as_kenlm(tmp_path, english):
+    """Order 6 on English words, order 5 on Chinese words (55k types): beyond |V| ** order in int64."""
+    chinese = split_sentences(load_corpus("chinese"), heldout=0.1, test=0.1, seed=0)
+    for name, (train, test), order in [("english", (english[0], english[2]), 6),
+                                       ("chinese", (chinese.train[:2000], chinese.test[:200]), 5)]:
+        model = KneserNey(order).fit(train)
+        assert len(model.vocab) ** order > np.iinfo(np.int64).max  # base-|V| keys of all n ids would overflow
+        path = tmp_path / f"{name}{order}.arpa"
+        model.to_arpa(path)
+        theirs = kenlm_scores(path, test)[2]
+        np.testing.assert_allclose(theirs, lmcore_log10_scores(model, test), rtol=0, atol=TOLERANCE, err_msg=name)
+        np.testing.assert_allclose(theirs, lmcore_log10_scores(read_arpa(path), test), rtol=0, atol=TOLERANCE)

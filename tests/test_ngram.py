@@ -150,11 +150,38 @@ def test_fit_builds_the_same_vocabulary_as_vocabulary_build(train, min_count):
     assert AddK(2).fit(train, vocab=passed).vocab is passed
 
 
-def test_order_too_large_for_int64_keys_is_refused():
-    vocab = Vocabulary([f"w{i}" for i in range(3000)])
-    with pytest.raises(ValueError, match="int64"):
-        MLE(6).fit([["w1", "w2"]], vocab=vocab)
-    MLE(5).fit([["w1", "w2"]], vocab=vocab)  # 3003**5 < 2**63
+def test_any_order_with_any_vocabulary_fits():
+    # n-gram keys are a trie's node numbers times |V| plus the last id: they grow with the number of
+    # distinct n-grams, never with |V| ** order (which here is 300,003 ** 7, far beyond int64)
+    vocab = Vocabulary([f"w{i}" for i in range(300_000)])
+    train = [["w1", "w2", "w3", "w1", "w2", "w4"], ["w299999", "w2", "w3"]]
+    model = MLE(7).fit(train, vocab=vocab)
+    assert model.count(["w1", "w2", "w3", "w1", "w2"], "w4") == 1
+    assert model.count(["w3", "w1", "w2"], "w4") == 1 and model.count(["w1", "w2"], "w3") == 1
+    assert model.prob("w4", ["<s>", "w1", "w2", "w3", "w1", "w2"]) == 1.0
+    assert model.prob("w3", ["w299999", "w2"]) == 1.0 and model.prob("w3", ["w299999", "w4"]) == 0.0
+    assert model.continuations(["w1", "w2"]) == {"w3": 1, "w4": 1}
+    assert model.continuations(["w4", "w4"]) == {}  # a history never seen
+    sevens = model.ngram_counts(7)  # one per predicted token (7 + 4 with </s>), listed in id order
+    assert len(sevens) == 11 and set(sevens.values()) == {1}
+    assert list(sevens) == sorted(sevens, key=lambda gram: model.vocab.encode(list(gram)).tolist())
+    assert ("w1", "w2", "w3", "w1", "w2", "w4", "</s>") in sevens
+
+
+def test_the_key_index_decodes_what_it_encodes():
+    from lmcore.counting import NgramIndex
+
+    rng = np.random.default_rng(0)
+    base = 50_000
+    rows = [rng.integers(0, base, size=(200, k)) for k in range(1, 7)]
+    index = NgramIndex.from_rows(rows, base)
+    for k, grams in enumerate(rows, start=1):
+        keys = index.keys(grams, k)
+        assert (keys >= 0).all() and (index.decode(keys, k) == grams).all()
+        order = np.lexsort(grams.T[::-1])  # sorted keys list the n-grams in the order of their ids
+        assert (np.diff(keys[order]) >= 0).all()
+    unseen = np.array([[1, 2, 3, 4, 5, 6]])
+    assert index.keys(unseen, 6).tolist() == [-1] and index.node_ids(unseen, 3).tolist() == [-1]
 
 
 # --- the course's numbers -------------------------------------------------------------
@@ -430,3 +457,61 @@ def test_an_interpolated_model_needs_its_weights_before_scoring():
         model.prob("i", ["<s>"])
     model.lambdas = [0.5, 0.5]
     assert model.prob("i", ["<s>"]) > 0
+
+
+# --- counting: the trie's counts against a plain Counter, encoded input -------------------------
+
+sentences_strategy = st.lists(st.lists(st.sampled_from("abcde"), min_size=0, max_size=7), min_size=1, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sentences_strategy, st.integers(1, 5), st.integers(0, 3), st.integers(0, 2))
+def test_counts_equal_a_plain_counter_of_the_padded_sentences(sentences, order, n_start, n_end):
+    from lmcore.counting import NgramCounts
+
+    vocab = Vocabulary(list("abcde"))
+    ids = vocab.encode([w for s in sentences for w in s])
+    lengths = np.array([len(s) for s in sentences])
+    counts = NgramCounts.from_sentences(ids, lengths, order, n_start, n_end, len(vocab))
+    for k in range(1, order + 1):
+        expected = Counter()
+        for s in sentences:
+            padded = ["<s>"] * n_start + s + ["</s>"] * n_end
+            for end in range(n_start, len(padded)):  # every predicted token with k - 1 tokens before it
+                if end - k + 1 >= 0:
+                    expected[tuple(padded[end - k + 1 : end + 1])] += 1
+        table = counts.tables[k - 1]
+        found = {tuple(vocab.decode(row)): int(c) for row, c in zip(counts.ngram_ids(k), table.counts)}
+        assert found == dict(expected)
+        assert (np.diff(table.keys) > 0).all()
+        if k >= 2:  # each n-gram's suffix, and its first ids without decoding the rest
+            suffixes = {tuple(vocab.decode(row)) for row in counts.decode(table.suffix_keys, k - 1)}
+            assert suffixes == {gram[1:] for gram in expected}
+            assert (counts.first_ids(k, 2) == counts.ngram_ids(k)[:, :2]).all()
+            assert (counts.first_ids(k, 1) == counts.ngram_ids(k)[:, :1]).all()
+
+
+def test_fit_encoded_is_fit_without_the_strings():
+    train = text.TOY_TRAIN
+    vocab = Vocabulary.build(train)
+    ids = vocab.encode([w for s in train for w in s]).astype(np.int32)
+    lengths = [len(s) for s in train]
+    for model_type in (MLE, AddK):
+        from_strings = model_type(3).fit(train, vocab=vocab)
+        from_ids = model_type(3).fit_encoded(ids, lengths, vocab)
+        test = [["i", "spent", "three", "years"]]
+        assert evaluate(from_ids, test).perplexity == evaluate(from_strings, test).perplexity
+        assert from_ids.ngram_counts(3) == from_strings.ngram_counts(3)
+
+
+@pytest.mark.parametrize("ids, lengths, vocab, error, message", [
+    ([4, 5], [1], None, ValueError, "lengths add up to 1, but ids holds 2"),
+    ([4, 99], [2], None, ValueError, "between 0 and"),
+    ([3, 1, 4], [3], None, ValueError, "holds the marker '<s>' at index 1"),
+    (["i"], [1], None, TypeError, "integer vocabulary ids"),
+    ([4], [-1], None, TypeError, "lengths must be"),
+    ([4], [1], ["i"], TypeError, "must be an lmcore Vocabulary"),
+])
+def test_fit_encoded_names_bad_input(ids, lengths, vocab, error, message):
+    with pytest.raises(error, match=message):
+        MLE(2).fit_encoded(ids, lengths, Vocabulary(["i", "spent"]) if vocab is None else vocab)
