@@ -209,3 +209,20 @@ def run_all_cells(page, base: str, token: str, notebook_name: str, n_code_cells:
     for prompt in prompts.all():
         expect(prompt).to_have_text(re.compile(r"\[\d+\]:"))
     expect(idle).to_have_count(1)
+
+
+def settled_box(locator, interval_s: float = 0.2, timeout_s: float = UI_TIMEOUT_MS / 1000) -> dict:
+    """``locator``'s bounding box once it has stopped moving (two reads ``interval_s`` apart agree).
+
+    A mouse drag aims at coordinates: read them while the slide still settles (the explorer's
+    outputs render and push it a few pixels) and the press lands beside the handle.
+    """
+    deadline = time.monotonic() + timeout_s
+    box = locator.bounding_box()
+    while True:
+        time.sleep(interval_s)
+        settled, box = box, locator.bounding_box()
+        if box == settled and box is not None:
+            return box
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{locator} still moves after {timeout_s} s: {settled} then {box}")

@@ -39,13 +39,22 @@ def pytest_collection(session):
         gc.enable()
 
 
+def pytest_collection_modifyitems(items):
+    """The real-browser tests first (a stable sort: each file keeps its order).
+
+    They are the longest files (a JupyterLab or a site build each, 15-25 s); under
+    ``--dist loadfile`` a long file that starts last keeps one core busy while the other idles.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("browser") is None)
+
+
 @pytest.fixture(scope="session")
 def jupyterlab(tmp_path_factory):
     """One JupyterLab server per test process for every real-browser test: (base URL, token).
 
-    It serves stripped copies of all the demo notebooks in tests/browser/ and of the chapter
-    the slideshow test presents; each test opens its own notebook (and so its own kernel) in a
-    fresh browser page.
+    It serves stripped copies of the explorers' demo notebook in tests/browser/ (which
+    tests/test_browser.py opens once for all its tests) and of the chapter the slideshow test
+    presents.
     """
     from browser_support import SLIDESHOW_CHAPTER, jupyterlab_server
 

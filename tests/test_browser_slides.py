@@ -19,7 +19,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from browser_support import SLIDESHOW_CHAPTER, UI_TIMEOUT_MS, launch_chromium, local_only_context
+from browser_support import SLIDESHOW_CHAPTER, UI_TIMEOUT_MS, launch_chromium, local_only_context, settled_box
 
 pytestmark = pytest.mark.browser
 
@@ -81,7 +81,7 @@ def test_a_teacher_presents_a_chapter_with_a_live_explorer(jupyterlab, tmp_path)
             entropy = explorer_slide.locator(".lmcore-probability-explorer .lmcore-entropy")
             expect(entropy).to_have_text("2.0000")
             # In the slideshow the notebook keeps the keyboard, so the teacher drags horse 1's slider.
-            handle = explorer_slide.locator(".lmcore-p-weight .noUi-handle").first.bounding_box()
+            handle = settled_box(explorer_slide.locator(".lmcore-p-weight .noUi-handle").first)
             page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
             page.mouse.down()
             page.mouse.move(handle["x"] + handle["width"] / 2 + 60, handle["y"] + handle["height"] / 2, steps=5)
