@@ -4,7 +4,8 @@ One module per idea, on floors: a module imports only modules on its own floor o
 below, never in a circle, and never another module's underscore names
 (``tests/test_architecture.py`` checks all three against :data:`FLOORS`).
 
-1. ``util``, ``info`` (entropy, cross-entropy, KL divergence, perplexity, Huffman codes),
+1. ``util``, ``i18n`` (the course's language: ``set_language``, ``tr``), ``info`` (entropy,
+   cross-entropy, KL divergence, perplexity, Huffman codes),
    ``vocab`` (the ``Vocabulary``), ``tokenizers``, ``corpora`` and ``text`` (corpora,
    tokenization, splits), ``sources`` (sources of known entropy).
 2. ``counting`` (n-gram counts in numpy), ``model`` (what every n-gram model does),
@@ -20,7 +21,7 @@ Submodules are imported on use (``import lmcore.info``) so that the package stay
 __version__ = "0.1.0"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("util", "info", "vocab", "tokenizers", "corpora", "text", "sources", "estimators", "translations",
+    ("util", "i18n", "info", "vocab", "tokenizers", "corpora", "text", "sources", "estimators", "translations",
      "subwords", "windows"),
     ("counting", "model", "arpa_writer", "interpolation", "kneser_ney", "ngram", "evaluate",
      "shannon", "shannon_letters", "coding", "coding_levels", "neural", "units"),

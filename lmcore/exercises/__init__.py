@@ -17,10 +17,10 @@ from lmcore.exercises.chapter04 import *  # noqa: F403  (re-exported)
 from lmcore.exercises.chapter05 import *  # noqa: F403
 from lmcore.exercises.chapter06 import *  # noqa: F403
 from lmcore.exercises.chapter07 import *  # noqa: F403
-from lmcore.exercises.feedback import UNANSWERED, Feedback, check_choice, check_number
+from lmcore.exercises.feedback import Feedback, check_choice, check_number, unanswered
 
 __all__ = [
-    "UNANSWERED", "Feedback", "check_choice", "check_number",
+    "unanswered", "Feedback", "check_choice", "check_number",
     *chapter01.__all__,
     *chapter02.__all__,
     *chapter03.__all__,

@@ -14,7 +14,9 @@ import html
 import math
 from dataclasses import dataclass
 
-__all__ = ["UNANSWERED", "Feedback", "check_choice", "check_number", "half_unit"]
+from lmcore.i18n import tr
+
+__all__ = ["Feedback", "unanswered", "check_choice", "check_number", "half_unit"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,9 @@ class Feedback:
         return f'<p style="color:{colour};font-weight:600">{html.escape(self.message)}</p>'
 
 
-UNANSWERED = Feedback(None, "Not answered yet: replace None with your answer and run the cell again.")
+def unanswered() -> Feedback:
+    """The verdict on ``None``, in the course's language."""
+    return Feedback(None, tr("Not answered yet: replace None with your answer and run the cell again."))
 
 
 def check_number(answer, expected: float, *, mistakes: dict[float, str] | None = None, digits: int = 4,
@@ -60,12 +64,12 @@ def check_number(answer, expected: float, *, mistakes: dict[float, str] | None =
     Not yet: 1.3 is close, but the exercise asks for 3 significant digits.
     """
     if answer is None:
-        return UNANSWERED
+        return unanswered()
     if isinstance(answer, bool) or not isinstance(answer, (int, float)):
         try:
             answer = float(answer)
         except (TypeError, ValueError):
-            return Feedback(False, f"Not yet: expected a number, got {answer!r}.")
+            return Feedback(False, tr("Not yet: expected a number, got {answer}.", answer=repr(answer)))
     if sig_digits is None:
         def agrees(value: float) -> bool:
             return math.isclose(answer, value, rel_tol=rel_tol)
@@ -78,13 +82,14 @@ def check_number(answer, expected: float, *, mistakes: dict[float, str] | None =
             return abs(answer - value) <= half_unit(value, digits_needed) * (1 + 1e-9)  # a hair for float rounding
         shown = f"{answer:.{max(digits, sig_digits) + 2}g}"
     if agrees(expected):
-        return Feedback(True, f"Correct: {expected:.{digits}f}.")
+        return Feedback(True, tr("Correct: {value}.", value=f"{expected:.{digits}f}"))
     for value, hint in (mistakes or {}).items():
         if agrees(value):
-            return Feedback(False, f"Not yet: {shown} is what you get {hint}")
+            return Feedback(False, tr("Not yet: {answer} is what you get {hint}", answer=shown, hint=tr(hint)))
     if sig_digits is not None and sig_digits > 1 and agrees(expected, sig_digits - 1):
-        return Feedback(False, f"Not yet: {shown} is close, but the exercise asks for {sig_digits} significant digits.")
-    return Feedback(False, f"Not yet: {shown} is not it. Check each step against the text above.")
+        return Feedback(False, tr("Not yet: {answer} is close, but the exercise asks for {digits} significant digits.",
+                                  answer=shown, digits=sig_digits))
+    return Feedback(False, tr("Not yet: {answer} is not it. Check each step against the text above.", answer=shown))
 
 
 def half_unit(value: float, sig_digits: int) -> float:
@@ -103,9 +108,10 @@ def half_unit(value: float, sig_digits: int) -> float:
 def check_choice(answer, expected: str, *, explanations: dict[str, str]) -> Feedback:
     """Compare a multiple-choice answer (case and surrounding spaces ignored)."""
     if answer is None:
-        return UNANSWERED
+        return unanswered()
     key = str(answer).strip().upper()
     known = {k.upper(): v for k, v in explanations.items()}
     if key not in known:
-        return Feedback(False, f"Not yet: answer one of {', '.join(sorted(known))}.")
-    return Feedback(key == expected.upper(), ("Correct: " if key == expected.upper() else "Not yet: ") + known[key])
+        return Feedback(False, tr("Not yet: answer one of {choices}.", choices=", ".join(sorted(known))))
+    verdict = tr("Correct: {explanation}") if key == expected.upper() else tr("Not yet: {explanation}")
+    return Feedback(key == expected.upper(), verdict.format(explanation=tr(known[key])))

@@ -1,0 +1,97 @@
+"""The course's language: one switch that the explorers, figures and self-checks read.
+
+Every chapter starts with ``set_language("en")``; the Chinese edition's copy of that line is
+``set_language("zh")``, and it is the only line of code in which the two editions differ
+(``tests/test_zh_edition.py``). Text a reader sees goes through :func:`tr`: the English text
+is the key, its translation is looked up in the catalog of the language set, and its
+``{fields}`` are filled in after the look-up, so that numbers are formatted by the code, never
+by the translator.
+
+The catalogs are JSON files, ``lmcore/locale/<language>/<part>.json``, one per part of the
+course (a widget module, the self-checks of a chapter, a chapter's figures), each an object
+{English: translation}. A text missing from the catalog shows in English rather than fail in
+class; ``tests/test_i18n.py`` makes sure none is missing, none is stale and every translation
+keeps its fields.
+
+Text defined before it is shown (a preset's story, a table's headings) is marked with
+:func:`translatable`, which returns it unchanged, and translated with :func:`tr` where it is shown.
+
+>>> set_language("zh"); tr("Correct: {value}.", value="6.64")
+'正确：6.64。'
+>>> set_language("en"); tr("Correct: {value}.", value="6.64")
+'Correct: 6.64.'
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import string
+from importlib import resources
+
+__all__ = ["LANGUAGES", "set_language", "language", "tr", "translatable", "catalog", "fields"]
+
+LANGUAGES = ("en", "zh")
+"""The course's languages: English, the language of the code and the catalogs' keys, and Chinese."""
+
+_current = "en"
+
+
+def set_language(code: str) -> None:
+    """Show the explorers, figures and self-checks from now on in ``code``'s language ("en" or "zh")."""
+    global _current
+    if code not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(map(repr, LANGUAGES))}, got {code!r}")
+    _current = code
+
+
+def language() -> str:
+    """The language set by :func:`set_language` ("en" until it is called)."""
+    return _current
+
+
+def translatable(text: str) -> str:
+    """Mark ``text`` for translation where it is shown (with :func:`tr`); returns it unchanged."""
+    return text
+
+
+def tr(text: str, /, **fields) -> str:
+    """``text`` in the current language, with its ``{fields}`` filled in (``str.format``).
+
+    English returns ``text`` itself; a text without a translation, too.
+    """
+    if _current != "en":
+        text = catalog(_current).get(text, text)
+    return text.format(**fields) if fields else text
+
+
+@functools.cache
+def catalog(code: str) -> dict[str, str]:
+    """Every translation into ``code``'s language: all of ``lmcore/locale/<code>/*.json`` merged.
+
+    Two files that translate one text differently are an error, so that a text reads the same
+    everywhere in the course.
+    """
+    merged: dict[str, str] = {}
+    folder = resources.files("lmcore") / "locale" / code
+    if not folder.is_dir():
+        return merged
+    for part in sorted(folder.iterdir(), key=lambda entry: entry.name):
+        if not part.name.endswith(".json"):
+            continue
+        for english, translated in json.loads(part.read_text(encoding="utf-8")).items():
+            if merged.get(english, translated) != translated:
+                raise ValueError(f"{part.name} translates {english!r} as {translated!r}, "
+                                 f"another catalog as {merged[english]!r}")
+            merged[english] = translated
+    return merged
+
+
+def fields(text: str) -> list[str]:
+    """``text``'s ``{fields}`` with their format specs, sorted: what a translation must keep.
+
+    >>> fields("{n} of {total:,} ({share:.1%})")
+    ['n', 'share:.1%', 'total:,']
+    """
+    return sorted(f"{name}:{spec}" if spec else name
+                  for _, name, spec, _ in string.Formatter().parse(text) if name is not None)
