@@ -1,4 +1,4 @@
-"""Point every Binder badge (README and notebooks) at your fork: python binder/set_repo.py ORG/REPO"""
+"""Point every Binder badge (both READMEs, both editions' notebooks) at your fork: python binder/set_repo.py ORG/REPO"""
 
 import re
 import sys
@@ -11,7 +11,8 @@ SLUG = re.compile(r"(mybinder\.org/v2/gh/)[\w.-]+/[\w.-]+(/HEAD)")
 def main(slug: str) -> None:
     if not re.fullmatch(r"[\w.-]+/[\w.-]+", slug):
         sys.exit(f"expected ORG/REPO, got {slug!r}")
-    for path in [ROOT / "README.md", *sorted((ROOT / "notebooks").glob("*.ipynb"))]:
+    readmes = [path for path in (ROOT / "README.md", ROOT / "README.zh-CN.md") if path.exists()]
+    for path in [*readmes, *sorted((ROOT / "notebooks").rglob("*.ipynb"))]:
         text = path.read_text(encoding="utf-8")
         path.write_text(SLUG.sub(rf"\g<1>{slug}\g<2>", text), encoding="utf-8")
     (ROOT / "binder" / "repo.txt").write_text(slug + "\n", encoding="utf-8")

@@ -22,7 +22,16 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 ANSWER = re.compile(r"<details>\s*<summary>\s*(?:Reference answer|Answer|答案|参考答案)\s*</summary>.*?</details>",
                     re.DOTALL | re.IGNORECASE)
-WITHHELD = "*The reference answer is in the instructor's edition; the check below tells you whether you are right.*"
+WITHHELD = {
+    "en": "*The reference answer is in the instructor's edition; the check below tells you whether you are right.*",
+    "zh": "*参考答案在教师版中；下面的检查会告诉你答对了没有。*",
+}
+"""What replaces a folded answer, by the edition's language (the Chinese edition is ``notebooks/zh/``)."""
+
+
+def language_of(path: Path) -> str:
+    """The language of the edition ``path`` belongs to: "zh" under ``notebooks/zh/``, else "en"."""
+    return "zh" if "zh" in path.parts else "en"
 
 
 def chapters(root: Path = ROOT) -> list[Path]:
@@ -36,11 +45,11 @@ def answers(notebook) -> list[str]:
             for match in ANSWER.finditer(cell.source)]
 
 
-def without_answers(notebook):
-    """``notebook`` with every folded answer replaced by a line that says it is withheld (in place)."""
+def without_answers(notebook, language: str = "en"):
+    """``notebook`` with every folded answer replaced by a line, in ``language``, that says it is withheld (in place)."""
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
-            cell.source = ANSWER.sub(WITHHELD, cell.source)
+            cell.source = ANSWER.sub(WITHHELD[language], cell.source)
     return notebook
 
 
@@ -50,7 +59,7 @@ def write_edition(out: Path, root: Path = ROOT) -> list[Path]:
     for path in chapters(root):
         target = out / path.relative_to(root / "notebooks")
         target.parent.mkdir(parents=True, exist_ok=True)
-        nbformat.write(without_answers(nbformat.read(path, as_version=4)), target)
+        nbformat.write(without_answers(nbformat.read(path, as_version=4), language_of(path)), target)
         written.append(target)
     return written
 

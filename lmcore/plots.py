@@ -17,6 +17,9 @@ always) to a Chinese font where one is installed (:data:`CJK_FONTS`, first found
 gets one :class:`CJKFontWarning` saying what to install, instead of one matplotlib
 warning per missing character.
 
+Axis labels and legends follow the course's language (:func:`lmcore.i18n.set_language`); a
+caller's title and tick labels show as given, its model names as the catalogs translate them.
+
 Together with :mod:`lmcore.widgets`, this is the only module that imports matplotlib.
 """
 
@@ -44,6 +47,8 @@ from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 from PIL import Image
+
+from lmcore.i18n import tr, translatable
 
 MODEL_COLOR = "#f28e2b"  # the model q, wherever it appears next to the data p
 DATA_COLOR = "#4e79a7"
@@ -112,9 +117,12 @@ class QuickRedraw:
 
 
 def bar_distribution(p, labels: Sequence[str] | None = None, q=None, *, title: str | None = None,
-                     p_name: str = "p (what happens)", q_name: str = "q (the model)",
+                     p_name: str = translatable("p (what happens)"), q_name: str = translatable("q (the model)"),
                      figsize=(5.0, 3.0)) -> Figure:
     """Bars of a distribution ``p``, and of a model ``q`` beside them if given.
+
+    ``p_name`` and ``q_name`` (the legend) are shown in the course's language; ``labels`` and
+    ``title`` as given.
 
     >>> fig = bar_distribution([0.5, 0.5], ["heads", "tails"], q=[0.8, 0.2]); plt.close(fig)
     """
@@ -125,14 +133,14 @@ def bar_distribution(p, labels: Sequence[str] | None = None, q=None, *, title: s
     fig, ax = plt.subplots(figsize=figsize, layout="constrained")
     x = np.arange(p.size)
     width = 0.4 if q is not None else 0.7
-    ax.bar(x - (width / 2 if q is not None else 0), p, width, color=DATA_COLOR, label=p_name)
+    ax.bar(x - (width / 2 if q is not None else 0), p, width, color=DATA_COLOR, label=tr(p_name))
     if q is not None:
-        ax.bar(x + width / 2, np.asarray(q, dtype=float), width, color=MODEL_COLOR, label=q_name)
+        ax.bar(x + width / 2, np.asarray(q, dtype=float), width, color=MODEL_COLOR, label=tr(q_name))
         ax.legend(loc="upper right", fontsize="small", frameon=False)
     ax.set_xticks(x, labels, rotation=30 if max(map(len, labels)) > 6 else 0,
                   ha="right" if max(map(len, labels)) > 6 else "center", fontsize="small")
     ax.set_ylim(0, 1.05)
-    ax.set_ylabel("probability")
+    ax.set_ylabel(tr("probability"))
     ax.spines[["top", "right"]].set_visible(False)
     if title:
         ax.set_title(title)
@@ -159,7 +167,7 @@ def surprisal_along(tokens: Sequence[str], surprisals_bits, *, title: str | None
         ax.bar(i, top * 1.1, color="#e15759", alpha=0.35)
         ax.text(i, top * 1.1, "∞", ha="center", va="bottom", color="#e15759", fontsize="large")
     ax.set_xticks(x, list(tokens), rotation=45, ha="right")
-    ax.set_ylabel("surprisal (bits)")
+    ax.set_ylabel(tr("surprisal (bits)"))
     ax.set_ylim(0, top * 1.25)
     ax.spines[["top", "right"]].set_visible(False)
     if title:
@@ -170,7 +178,8 @@ def surprisal_along(tokens: Sequence[str], surprisals_bits, *, title: str | None
 def learning_curve(sizes, perplexities_by_order: Mapping, *, title: str | None = None) -> Figure:
     """Held-out perplexity against training size (log-log, both axes labelled so), one line per model order.
 
-    ``perplexities_by_order`` maps a name (``1``, ``"bigram"``, ...) to one perplexity per size.
+    ``perplexities_by_order`` maps a name (``1``, ``"bigram"``, ...) to one perplexity per size;
+    a number ``n`` is shown as "order n", a name as the course's catalogs translate it.
 
     Introduced in notebooks/04_perplexity.ipynb, section "Going further: one fit, three rows, and the learning curve".
 
@@ -182,12 +191,12 @@ def learning_curve(sizes, perplexities_by_order: Mapping, *, title: str | None =
         values = np.asarray(values, dtype=float)
         if values.size != sizes.size:
             raise ValueError(f"perplexities_by_order[{name!r}] has {values.size} values for {sizes.size} sizes")
-        label = f"order {name}" if isinstance(name, (int, np.integer)) else str(name)
+        label = tr("order {name}", name=name) if isinstance(name, (int, np.integer)) else tr(str(name))
         ax.plot(sizes, values, marker="o", label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("training tokens (log scale)")
-    ax.set_ylabel("held-out perplexity (log scale)")
+    ax.set_xlabel(tr("training tokens (log scale)"))
+    ax.set_ylabel(tr("held-out perplexity (log scale)"))
     ax.legend(frameon=False)
     ax.grid(True, which="major", alpha=0.3)
     if title:
@@ -196,7 +205,8 @@ def learning_curve(sizes, perplexities_by_order: Mapping, *, title: str | None =
 
 
 def perplexity_bars(table: Mapping, *, title: str | None = None, log: bool = False) -> Figure:
-    """Horizontal bars of ``{model name: perplexity}``, each labelled with its value (∞ allowed).
+    """Horizontal bars of ``{model name: perplexity}``, each labelled with its value (∞ allowed);
+    the names are shown as the course's catalogs translate them.
 
     >>> fig = perplexity_bars({"unigram": 962.1, "bigram": float("inf")}); plt.close(fig)
     """
@@ -210,9 +220,9 @@ def perplexity_bars(table: Mapping, *, title: str | None = None, log: bool = Fal
     for i, value in enumerate(values):
         text = "∞" if math.isinf(value) else f"{value:.1f}"
         ax.text(value if finite[i] else top * 1.15, i, f" {text}", va="center", fontsize="small")
-    ax.set_yticks(y, names)
+    ax.set_yticks(y, [tr(name) for name in names])
     ax.invert_yaxis()  # first entry on top, as in the table
-    ax.set_xlabel("perplexity (lower is better)")
+    ax.set_xlabel(tr("perplexity (lower is better)"))
     if log:
         ax.set_xscale("log")
     else:
@@ -248,7 +258,8 @@ def nice_ticks(low: float, high: float, n: int = 5) -> list[float]:
 
 
 def lambda_triangle_map(lambda1, lambda2, perplexity, *, current=None, optimum=None,
-                        optimum_label: str = "EM optimum", figsize=(4.8, 3.9), data_name: str = "held-out") -> Figure:
+                        optimum_label: str = translatable("EM optimum"), figsize=(4.8, 3.9),
+                        data_name: str = translatable("held-out")) -> Figure:
     """Held-out perplexity over the λ triangle, drawn on the (λ1, λ2) square.
 
     ``perplexity[i, j]`` belongs to ``(lambda1[j], lambda2[i])`` (rows are λ2, as an
@@ -259,6 +270,7 @@ def lambda_triangle_map(lambda1, lambda2, perplexity, *, current=None, optimum=N
     the perplexity on a log scale up to its 90th percentile, so that the valley around the
     best weights stays visible; the colour bar has round ticks. The current point's marker
     has gid ``"current"`` so that a widget can move it with ``set_data`` and redraw.
+    ``optimum_label`` and ``data_name`` are English texts, shown in the course's language.
 
     Introduced in notebooks/05_smoothing_interpolation.ipynb, section "The λ explorer".
 
@@ -299,25 +311,25 @@ def lambda_triangle_map(lambda1, lambda2, perplexity, *, current=None, optimum=N
         ticks = [t for t in nice_ticks(float(finite.min()), vmax) if finite.min() <= t <= vmax]
         colorbar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
         colorbar.ax.minorticks_off()
-        colorbar.set_label(f"{data_name} perplexity (log colour scale)"
-                           + (";\ngrey: ∞, some token gets probability 0" if np.isinf(values).any() else ""),
+        colorbar.set_label(tr("{data_name} perplexity (log colour scale)", data_name=tr(data_name))
+                           + (tr(";\ngrey: ∞, some token gets probability 0") if np.isinf(values).any() else ""),
                            fontsize="small")
     ax.plot([0, 1], [1, 0], color="black", linewidth=0.8)
-    ax.text(0.7, 0.7, "λ1 + λ2 > 1\n(not allowed)", ha="center", va="center", fontsize="small", color="0.4")
+    ax.text(0.7, 0.7, tr("λ1 + λ2 > 1\n(not allowed)"), ha="center", va="center", fontsize="small", color="0.4")
     if optimum is not None:
         ax.plot(optimum[0], optimum[1], marker="*", markersize=14, color="white",
-                markeredgecolor="black", linestyle="none", label=optimum_label)
+                markeredgecolor="black", linestyle="none", label=tr(optimum_label))
     if current is not None:
         ax.plot(current[0], current[1], marker="o", markersize=9, markerfacecolor="none",
-                markeredgecolor="#e15759", markeredgewidth=2.5, linestyle="none", label="your λ", gid="current")
+                markeredgecolor="#e15759", markeredgewidth=2.5, linestyle="none", label=tr("your λ"), gid="current")
     if optimum is not None or current is not None:
         ax.legend(loc="upper right", fontsize="small", framealpha=0.9)
     ax.set_xlim(min(extent[0], 0) - 0.02, 1.03)
     ax.set_ylim(min(extent[2], 0) - 0.02, 1.03)
-    ax.set_xlabel("λ1 (unigram weight)")
-    ax.set_ylabel("λ2 (bigram weight)")
-    ax.set_title(f"{data_name.capitalize()} perplexity for each (λ1, λ2);\nλ3 = 1 − λ1 − λ2 (trigram weight)",
-                 fontsize="medium")
+    ax.set_xlabel(tr("λ1 (unigram weight)"))
+    ax.set_ylabel(tr("λ2 (bigram weight)"))
+    ax.set_title(tr("{data_name} perplexity for each (λ1, λ2);\nλ3 = 1 − λ1 − λ2 (trigram weight)",
+                    data_name=tr(data_name).capitalize()), fontsize="medium")
     return fig
 
 

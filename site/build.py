@@ -7,14 +7,18 @@ Jupyter Book 1 (Sphinx + MyST-NB + sphinx-book-theme), offline: maths through a 
 copy from PyPI (sphinx-mathjax-offline), no CDN. What this script does before Sphinx runs:
 
 - the table of contents is every ``notebooks/NN_*.ipynb``, sorted by name (a new chapter
-  appears without editing anything; ``notebooks/zh/`` and other folders are left out);
+  appears without editing anything), then the Chinese edition, a second part: its landing
+  page (``site/index.zh.md``, with a chapter table built from the Chinese chapters' titles),
+  every ``notebooks/zh/NN_*.ipynb`` and the glossary ``notebooks/zh/术语表.md``;
+- every English chapter page links to its Chinese copy (the Chinese chapters link back
+  themselves, in their first cell), and each landing page to the other;
 - a chapter's title in the table of contents and the landing page's chapter map come from
   the chapter table of README.md (a notebook not yet in that table keeps its own heading);
 - the Binder launch links point at the repository named in ``binder/repo.txt``;
 - the Binder badge image (mybinder.org's) is replaced by a local copy, so that the site
   loads nothing from the internet;
-- images next to the chapters (``notebooks/**/*.png`` and the like, outside ``zh/``) are
-  copied along, so that a chapter's relative image links work.
+- images next to the chapters (``notebooks/**/*.png`` and the like) are copied along, so
+  that a chapter's relative image links work.
 
 The sources are staged in DIR/source, the site is DIR/html. Any Sphinx warning makes the
 build fail (exit status 1) after it has listed them all. Needs ``pip install -r
@@ -38,6 +42,9 @@ SITE = ROOT / "site"
 NOTEBOOKS = ROOT / "notebooks"
 DEFAULT_OUT = SITE / "_build"
 CHAPTER_GLOB = "[0-9][0-9]_*.ipynb"
+CHINESE = NOTEBOOKS / "zh"
+GLOSSARY = CHINESE / "术语表.md"
+LANGUAGE_LINK = "[中文版](zh/{name})"  # under an English chapter's title
 BINDER_BADGE = "https://mybinder.org/badge_logo.svg"
 LOCAL_BADGE = "images/binder-badge.svg"  # in the staged sources
 TABLE_MARKER = re.compile(r"^<!-- chapter-table\b.*-->$", re.MULTILINE)
@@ -49,6 +56,11 @@ IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
 def chapter_notebooks() -> list[Path]:
     """The chapters, in the order of their names: ``notebooks/NN_*.ipynb``."""
     return sorted(NOTEBOOKS.glob(CHAPTER_GLOB))
+
+
+def chinese_notebooks() -> list[Path]:
+    """The Chinese edition's chapters: ``notebooks/zh/NN_*.ipynb``."""
+    return sorted(CHINESE.glob(CHAPTER_GLOB))
 
 
 def readme_chapter_table(readme: str) -> str:
@@ -98,15 +110,14 @@ def local_badge(text: str, document: Path, source: Path) -> str:
 
 
 def stage(source: Path) -> list[tuple[str, str]]:
-    """Write the book's sources into ``source``; return (docname, title) of each chapter."""
+    """Write the book's sources into ``source``; return (docname, title) of each page but the landing page."""
     import yaml
 
     (source / "notebooks").mkdir(parents=True)
     (source / "images").mkdir()
     for image in NOTEBOOKS.rglob("*"):
         relative = image.relative_to(NOTEBOOKS)
-        if image.suffix.lower() in IMAGE_SUFFIXES and relative.parts[0] != "zh" and not any(
-                part.startswith(".") for part in relative.parts):
+        if image.suffix.lower() in IMAGE_SUFFIXES and not any(part.startswith(".") for part in relative.parts):
             (source / "notebooks" / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(image, source / "notebooks" / relative)
     shutil.copyfile(SITE / "binder-badge.svg", source / LOCAL_BADGE)
@@ -118,7 +129,7 @@ def stage(source: Path) -> list[tuple[str, str]]:
     landing = (SITE / "index.md").read_text(encoding="utf-8")
     if not TABLE_MARKER.search(landing):
         raise SystemExit("site/index.md has lost its '<!-- chapter-table ... -->' line")
-    staged = {path.name for path in chapter_notebooks()}
+    staged = {path.name for path in chapter_notebooks()} | {f"zh/{path.name}" for path in chinese_notebooks()}
     repo = (ROOT / "binder" / "repo.txt").read_text(encoding="utf-8").strip()
 
     def outside_site(link: re.Match) -> str:  # e.g. notebooks/zh/...: not on this site, shown on GitHub
@@ -129,18 +140,35 @@ def stage(source: Path) -> list[tuple[str, str]]:
     landing = TABLE_MARKER.sub(lambda _: NOTEBOOK_LINK.sub(outside_site, readme_table), landing)
     (source / "index.md").write_text(local_badge(landing, source / "index.md", source), encoding="utf-8")
 
+    chinese = {path.name for path in chinese_notebooks()}
     chapters = []
     for path in chapter_notebooks():
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-        target = source / "notebooks" / path.name
-        for cell in notebook["cells"]:
-            if cell["cell_type"] == "markdown":
-                cell["source"] = local_badge("".join(cell["source"]), target, source)
-        target.write_text(json.dumps(notebook, ensure_ascii=False), encoding="utf-8")
+        notebook = stage_notebook(path, source / "notebooks" / path.name, source,
+                                  LANGUAGE_LINK.format(name=path.name) if path.name in chinese else None)
         chapters.append((f"notebooks/{path.stem}", titles.get(path.name) or first_heading(notebook, path.stem)))
+    parts = [{"caption": "Course", "chapters": [{"file": docname, "title": title} for docname, title in chapters]}]
 
-    toc = {"format": "jb-book", "root": "index",
-           "chapters": [{"file": docname, "title": title} for docname, title in chapters]}
+    if chinese:
+        (source / "notebooks" / "zh").mkdir(exist_ok=True)
+        zh_chapters = []
+        for path in chinese_notebooks():
+            notebook = stage_notebook(path, source / "notebooks" / "zh" / path.name, source)
+            zh_chapters.append((f"notebooks/zh/{path.stem}", first_heading(notebook, path.stem)))
+        zh_landing = (SITE / "index.zh.md").read_text(encoding="utf-8")
+        zh_table = ["| | 章 |", "|---|---|"] + [
+            f"| {name.rpartition('/')[2][:2].lstrip('0') or '0'} | [{title}]({name.rpartition('/')[2]}.ipynb) |"
+            for name, title in zh_chapters]
+        zh_landing = TABLE_MARKER.sub(lambda _: "\n".join(zh_table), zh_landing)
+        (source / "notebooks" / "zh" / "index.md").write_text(zh_landing, encoding="utf-8")
+        entries = [{"file": "notebooks/zh/index", "title": "课程首页"},
+                   *({"file": docname, "title": title} for docname, title in zh_chapters)]
+        if GLOSSARY.exists():
+            shutil.copyfile(GLOSSARY, source / "notebooks" / "zh" / GLOSSARY.name)
+            entries.append({"file": f"notebooks/zh/{GLOSSARY.stem}", "title": "术语表"})
+        parts.append({"caption": "中文版", "chapters": entries})
+        chapters += [(entry["file"], entry["title"]) for entry in entries]
+
+    toc = {"format": "jb-book", "root": "index", "parts": parts}
     (source / "_toc.yml").write_text(yaml.safe_dump(toc, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
     config = yaml.safe_load((SITE / "_config.yml").read_text(encoding="utf-8"))
@@ -148,6 +176,19 @@ def stage(source: Path) -> list[tuple[str, str]]:
     (source / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True),
                                         encoding="utf-8")
     return chapters
+
+
+def stage_notebook(path: Path, target: Path, source: Path, language_link: str | None = None) -> dict:
+    """Write ``path`` to ``target`` with the local Binder badge and, under its title, ``language_link``."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    markdown = [cell for cell in notebook["cells"] if cell["cell_type"] == "markdown"]
+    for cell in markdown:
+        cell["source"] = local_badge("".join(cell["source"]), target, source)
+    if language_link and markdown:
+        title, _, rest = markdown[0]["source"].partition("\n")
+        markdown[0]["source"] = f"{title}\n\n{language_link}\n{rest}"
+    target.write_text(json.dumps(notebook, ensure_ascii=False), encoding="utf-8")
+    return notebook
 
 
 def build(out: Path) -> int:
@@ -180,7 +221,7 @@ def build(out: Path) -> int:
         return 1
 
     size = sum(path.stat().st_size for path in html.rglob("*") if path.is_file())
-    print(f"built {1 + len(chapters)} pages (the landing page and {len(chapters)} chapters) "
+    print(f"built {1 + len(chapters)} pages (the landing page, the chapters, the Chinese edition) "
           f"in {seconds:.1f} s: {size / 1e6:.1f} MB in {html}")
     print(f"open {html / 'index.html'}, or serve it: python -m http.server -d {html}")
     return 0

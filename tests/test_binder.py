@@ -149,5 +149,9 @@ def test_apt_txt_brings_the_chinese_font():
 def test_repo_txt_holds_one_repository_and_the_readme_has_badges():
     lines = [line for line in (BINDER / "repo.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
     assert len(lines) == 1 and re.fullmatch(r"[\w.-]+/[\w.-]+", lines[0]), lines
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert f"mybinder.org/v2/gh/{lines[0]}/HEAD" in readme
+    for name in ("README.md", "README.zh-CN.md"):
+        readme = (ROOT / name).read_text(encoding="utf-8")
+        assert f"mybinder.org/v2/gh/{lines[0]}/HEAD" in readme, name
+    badges = re.compile(r"mybinder\.org/v2/gh/([\w.-]+/[\w.-]+)/HEAD")
+    for notebook in sorted((ROOT / "notebooks").rglob("*.ipynb")):
+        assert set(badges.findall(notebook.read_text(encoding="utf-8"))) <= {lines[0]}, notebook

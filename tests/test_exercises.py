@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -9,6 +10,7 @@ import pytest
 
 from lmcore import exercises as ex
 from lmcore.exercises.feedback import half_unit
+from lmcore.i18n import catalog, set_language
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -393,3 +395,89 @@ def test_add_k_exercise_numbers_give_the_expected_masses():
 ])
 def test_rescued_token_bits(answer, correct, words):
     assert_feedback(ex.check_rescued_token_bits, answer, correct, words)
+
+
+# --- the Chinese edition: every chapter's verdicts in Chinese, the English ones unchanged ------
+
+CHAPTER_MODULES = [ex.chapter01, ex.chapter02, ex.chapter03, ex.chapter04, ex.chapter05, ex.chapter06,
+                   ex.chapter07]
+EVERY_CHECK = [(module, getattr(module, name)) for module in CHAPTER_MODULES for name in module.__all__
+               if name.startswith("check_")]
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.fixture
+def chinese():
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+def what_it_checks(module, check, monkeypatch):
+    """(kind, expected, {mistake or choice: hint}) of ``check``: what it passes to check_number or
+    check_choice, caught on the way."""
+    seen = []
+
+    def number(answer, expected, *, mistakes=None, **options):
+        seen.append(("number", expected, dict(mistakes or {})))
+        return ex.check_number(answer, expected, mistakes=mistakes, **options)
+
+    def choice(answer, expected, *, explanations):
+        seen.append(("choice", expected, dict(explanations)))
+        return ex.check_choice(answer, expected, explanations=explanations)
+
+    monkeypatch.setattr(module, "check_number", number, raising=False)
+    monkeypatch.setattr(module, "check_choice", choice, raising=False)
+    check(None)
+    monkeypatch.undo()
+    (caught,) = seen
+    return caught
+
+
+def test_every_check_of_every_chapter_is_seen():
+    assert len(EVERY_CHECK) == 42 and {module for module, _ in EVERY_CHECK} == set(CHAPTER_MODULES)
+
+
+@pytest.mark.parametrize("module, check", EVERY_CHECK, ids=lambda x: getattr(x, "__name__", "").split(".")[-1])
+def test_every_verdict_of_every_chapter_reads_in_chinese_and_the_english_stays(module, check, monkeypatch):
+    zh = catalog("zh")
+    kind, expected, hints = what_it_checks(module, check, monkeypatch)
+    answers = [None, "junk", expected, *hints]
+    english = [check(answer).message for answer in answers]
+    set_language("zh")
+    try:
+        chinese = [check(answer) for answer in answers]
+    finally:
+        set_language("en")
+    assert [check(answer).message for answer in answers] == english  # English as it was, after a switch
+    assert chinese[0].correct is None and chinese[0].message == zh[english[0]]
+    assert chinese[1].correct is False and chinese[1].message.startswith("还不对：")
+    for answer, en, verdict in zip(answers[2:], english[2:], chinese[2:]):
+        if kind == "choice":
+            prefix, zh_prefix = ("Correct: ", "正确：") if answer == expected else ("Not yet: ", "还不对：")
+            assert en.startswith(prefix) and verdict.message == zh_prefix + zh[en.removeprefix(prefix)]
+        elif answer == expected:
+            assert verdict.correct and verdict.message == "正确：" + en.removeprefix("Correct: ")[:-1] + "。"
+        elif " is what you get " in en:  # a recognised mistake: its hint, in Chinese
+            shown, hint = en.removeprefix("Not yet: ").split(" is what you get ", 1)
+            assert verdict.correct is False and verdict.message.startswith(f"还不对：{shown} 是这样得到的：")
+            chinese_hint = verdict.message.split("是这样得到的：", 1)[1]
+            assert CJK.search(chinese_hint) and chinese_hint == zh.get(hint, chinese_hint), (hint, chinese_hint)
+            assert not chinese_hint.startswith(("with ", "by ", "without ", "for ", "in ")), chinese_hint
+        else:
+            pytest.fail(f"{check.__name__}: the mistake {answer!r} is not recognised: {en}")
+
+
+@pytest.mark.parametrize("check, answer, message", [
+    (ex.check_weighted_branching, 17, "还不对：17 是这样得到的：对概率的倒数（2 和 32）取了平均；"
+                                      "困惑度平均的是它们的对数（比特数），然后再变回去：2 ** mean(bits)。"),
+    (ex.check_cross_entropy_bits, 1.63, "正确：1.6332。"),
+    (ex.check_perplexity_after_gain, 57.6, "还不对：57.6 很接近了，但题目要求 3 位有效数字。"),
+    (ex.check_below_the_floor, "C", "还不对：KL 散度永远不会是负的（吉布斯不等式）："
+                                    "一定是模型的打分算错了，或者用的文本太少、或已经见过。"),
+    (ex.check_rescue_choice, "E", "还不对：请回答 A, B, C, D 之一。"),
+    (ex.check_add_k_unseen_mass, 0.9333, "还不对：0.9333 是这样得到的：用了 k = 1（加一平滑）；这道题加的是 k = 0.1。"),
+    (ex.check_loss_in_bits, "about 4", "还不对：这里要填一个数，你填的是 'about 4'。"),
+])
+def test_chapters_3_to_5_in_chinese(chinese, check, answer, message):
+    assert check(answer).message == message

@@ -6,6 +6,7 @@ import math
 import pytest
 
 from lmcore import exercises as ex
+from lmcore.i18n import set_language
 
 CHAPTER_1_CHECKS = [
     ex.check_anchovies_surprisal, ex.check_extra_bits, ex.check_rank_or_probability, ex.check_upper_bound,
@@ -87,3 +88,43 @@ def test_a_number_that_is_no_known_mistake_and_text_that_is_no_number():
 def test_choices(check, answer, correct, words):
     feedback = check(answer)
     assert feedback.correct is correct and words in feedback.message
+
+
+# --- the Chinese edition -------------------------------------------------------------------
+
+
+@pytest.fixture
+def chinese():
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+@pytest.mark.parametrize("check, answer, message", [
+    (ex.check_anchovies_surprisal, 4.61,
+     "还不对：4.61 是这样得到的：用了自然对数，得到的是奈特；除以 ln 2 = 0.6931 才是比特（或直接用 log2）。"),
+    (ex.check_anchovies_surprisal, 6.64, "正确：6.64。"),
+    (ex.check_anchovies_surprisal, None, "尚未作答：把 None 换成你的答案，再运行这个单元格。"),
+    (ex.check_extra_bits, 3.0, "还不对：3 是这样得到的：用了 log10，数的是十进制位数；要得到比特请用 log2。"),
+    (ex.check_lower_bound, 0.438,
+     "还不对：0.438 是这样得到的：漏掉了最后一项：q_6 = 0，所以最后一项是 5 (q_5 - 0) log2 5。"),
+    (ex.check_uniform_bits, 13.0, "还不对：13 很接近了，但题目要求 3 位有效数字。"),
+    (ex.check_uniform_bits, 20.0, "还不对：20 不是答案。请对照上文逐步检查。"),
+    (ex.check_rank_or_probability, "b",
+     "正确：代价是 -log2 P(真实的词)：B 是 2.32 比特，A 是 4.32 比特。排名是猜测的次数；打分用的是概率。"),
+    (ex.check_rank_or_probability, "D", "还不对：请回答 A, B, C 之一。"),
+])
+def test_the_verdicts_in_chinese(chinese, check, answer, message):
+    assert check(answer).message == message
+
+
+def test_the_english_verdicts_are_unchanged_after_a_switch():
+    before = [check(answer).message for check in CHAPTER_1_CHECKS for answer in (None, 1.0, "B")]
+    set_language("zh")
+    try:
+        assert all(check(1.0).message.startswith("还不对：") for check in CHAPTER_1_CHECKS)
+    finally:
+        set_language("en")
+    assert [check(answer).message for check in CHAPTER_1_CHECKS for answer in (None, 1.0, "B")] == before
+    assert str(ex.check_anchovies_surprisal(4.61)) == ("Not yet: 4.61 is what you get with the natural log: that "
+                                                       "is nats; divide by ln 2 = 0.6931 for bits (or use log2).")

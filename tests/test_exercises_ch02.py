@@ -6,6 +6,7 @@ import math
 import pytest
 
 from lmcore import exercises as ex
+from lmcore.i18n import set_language
 
 NUMERIC = {  # check: (expected, significant digits)
     ex.check_entropy_in_bits: (-(0.7 * math.log2(0.7) + 0.2 * math.log2(0.2) + 0.1 * math.log2(0.1)), 3),
@@ -95,3 +96,46 @@ def test_exercise_data_is_what_the_notebook_states():
     assert ex.CODE_EXERCISE == {"p": (0.4, 0.3, 0.2, 0.1), "code": ("0", "10", "110", "111")}
     assert ex.MARKOV_EXERCISE_TRANSITION == ((0.5, 0.5), (1.0, 0.0))
     assert ex.MILLER_MADOW_EXERCISE == {"tokens n": 100, "types K": 20}
+
+
+# --- the Chinese edition -------------------------------------------------------------------
+
+
+@pytest.fixture
+def chinese():
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+@pytest.mark.parametrize("check, answer, message", [
+    (ex.check_entropy_in_bits, 1.16, "正确：1.1568。"),
+    (ex.check_entropy_in_bits, 0.8018,
+     "还不对：0.8018 是这样得到的：用了自然对数，得到的是奈特；除以 ln 2 = 0.6931 才是比特（或直接用 log2）。"),
+    (ex.check_entropy_with_impossible_outcome, float("nan"),
+     "还不对：nan 是 numpy 对 0 · log2(0) 给出的结果；按约定 0 · log 0 = 0（p 趋于 0 时 p log p 趋于 0），"
+     "所以不可能的结果对熵没有贡献。"),
+    (ex.check_markov_entropy_rate, 0.9183,
+     "还不对：0.9183 是这样得到的：用了平稳分布的熵 H(π)，即忽略前一个符号的一元熵；"
+     "熵率是*下一个*符号的平均不确定性。"),
+    (ex.check_miller_madow_correction, None, "尚未作答：把 None 换成你的答案，再运行这个单元格。"),
+    (ex.check_average_code_length, "two", "还不对：这里要填一个数，你填的是 'two'。"),
+    (ex.check_one_sample_of_a_mixture, "A",
+     "还不对：那是对许多样本的平均；一个样本只会显示一颗骰子。这个信源不是遍历的，"
+     "所以 Shannon-McMillan-Breiman 定理不适用。"),
+    (ex.check_one_sample_of_a_mixture, " b ",
+     "正确：一个样本只来自一颗骰子：公平骰子的样本稳定在每次 log2 6 = 2.5850 比特，全是 6 的样本稳定在 0。"
+     "这个信源是平稳的，但不是遍历的。"),
+])
+def test_the_verdicts_in_chinese(chinese, check, answer, message):
+    assert check(answer).message == message
+
+
+def test_the_english_verdicts_are_unchanged_after_a_switch():
+    set_language("zh")
+    set_language("en")
+    assert ex.check_entropy_with_impossible_outcome(float("inf")).message == (
+        "Not yet: inf is what numpy gives for 0 · log2(0); by convention 0 · log 0 = 0 (p log p goes to 0 as p "
+        "goes to 0), so an impossible outcome contributes nothing.")
+    assert ex.check_entropy_in_bits(0.3482).message == (
+        "Not yet: 0.3482 is what you get with log10: that is in decimal digits (bans); use log2 for bits.")

@@ -6,6 +6,7 @@ import pytest
 
 from lmcore import exercises as ex
 from lmcore.exercises.feedback import half_unit
+from lmcore.i18n import set_language
 
 # (checker, expected, significant digits the notebook asks for)
 NUMERIC = [
@@ -61,3 +62,43 @@ def test_the_exercise_data_are_what_the_notebook_prints():
     assert ex.BREVITY_EXERCISE == {"precisions": (0.8, 0.5, 0.3, 0.2), "c": 9, "reference_lengths": (10, 12)}
     assert ex.SCALE_EXERCISE["system Y (sacrebleu, 0-100 scale)"] == 29.5
     assert ex.check_clipped_unigram_precision("0.6").correct  # a number typed as text still counts
+
+
+# --- the Chinese edition -------------------------------------------------------------------
+
+
+@pytest.fixture
+def chinese():
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+@pytest.mark.parametrize("check, answer, message", [
+    (ex.check_clipped_unigram_precision, 0.6, "正确：0.6000。"),
+    (ex.check_clipped_unigram_precision, 1.0,
+     "还不对：1 是这样得到的：没有截断：“the”被计了 3 次，但参考译文里只有 2 次；“cat”计了 2 次，"
+     "参考译文里只有 1 次；每个计数都要以参考译文中的次数为上限截断。"),
+    (ex.check_multi_reference_precision, 0.8,
+     "还不对：0.8 是这样得到的：以所有参考译文中的总次数为上限截断（“a”为 3）；"
+     "上限应是任何单条参考译文中的最多次数（2）。"),
+    (ex.check_bleu_with_brevity, 0.394,
+     "还不对：0.394 是这样得到的：漏掉了简短惩罚：c = 9 比 r = 10 短，所以要乘以 exp(1 - 10/9)。"),
+    (ex.check_corpus_bleu, None, "尚未作答：把 None 换成你的答案，再运行这个单元格。"),
+    (ex.check_bleu_point_difference, 1.5, "正确：1.5000。"),
+    (ex.check_comparable_scores, "c",
+     "正确：只有分词方式（以及参考译文、大小写、平滑……）相同，BLEU 才可比较：签名 (signature) 正是为此而设。"
+     "请用同一种设置给两个输出重新计分，例如 tokenize='zh'。"),
+    (ex.check_comparable_scores, "D", "还不对：两个数相差 0.07，远大于舍入误差；但它们本来就不可比较。"),
+])
+def test_the_verdicts_in_chinese(chinese, check, answer, message):
+    assert check(answer).message == message
+
+
+def test_the_english_verdicts_are_unchanged_after_a_switch():
+    set_language("zh")
+    set_language("en")
+    assert ex.check_bleu_with_brevity(0.394).message == (
+        "Not yet: 0.394 is what you get without the brevity penalty: c = 9 is shorter than r = 10, so multiply by "
+        "exp(1 - 10/9).")
+    assert ex.check_comparable_scores("D").message.startswith("Not yet: the numbers differ by 0.07")

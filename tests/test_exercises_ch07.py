@@ -7,6 +7,7 @@ import pytest
 
 from lmcore import exercises as ex
 from lmcore.exercises.feedback import half_unit
+from lmcore.i18n import set_language
 
 # (checker, expected, significant digits the notebook asks for)
 NUMERIC = [
@@ -77,3 +78,47 @@ def test_choices(check, right, wrong):
 def test_typical_mistakes_get_their_hint(check, answer, hint):
     feedback = check(answer)
     assert feedback.correct is False and hint in feedback.message, feedback.message
+
+
+# --- the Chinese edition -------------------------------------------------------------------
+
+
+@pytest.fixture
+def chinese():
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+@pytest.mark.parametrize("check, answer, message", [
+    (ex.check_parameter_count, 13_284, "正确：13284。"),
+    (ex.check_parameter_count, 13_120,
+     "还不对：13120 是这样得到的：漏掉了偏置：b1 每个隐藏单元一个数（64 个），b2 每个词表条目一个数（100 个）。"),
+    (ex.check_parameter_count, 9_188,
+     "还不对：9188 是这样得到的：把 W1 当成了 d x H；它要把 k = 5 个词嵌入并排读入，所以是 (k·d) x H = 80 x 64。"),
+    (ex.check_parameter_count, 11_684,
+     "还不对：11684 是这样得到的：漏掉了词嵌入表 E：100 个条目各有自己的 16 个数，它们也是学出来的参数。"),
+    (ex.check_forward_passes, 36.5, "还不对：个数应该是整数，你填的是 36.5。"),
+    (ex.check_forward_passes, 40,
+     "还不对：40 是这样得到的：用文本长度除以了步长；最后一个窗口从 900 开始时就已经到达第 1,000 个词元，"
+     "所以窗口的起点是 0, 25, ..., 900。"),
+    (ex.check_full_context_share, None, "尚未作答：把 None 换成你的答案，再运行这个单元格。"),
+    (ex.check_full_context_share, 0.17, "还不对：0.17 很接近了，但题目要求 3 位有效数字。"),
+    (ex.check_which_predicts_better, "C",
+     "还不对：它们可以比较：两者描述的是同一段文本，所以把各自的总比特数除以这 5,600 个字符即可："
+     "每字符 1.4199 比特对 1.5361 比特。"),
+])
+def test_the_verdicts_in_chinese(chinese, check, answer, message):
+    assert check(answer).message == message
+
+
+def test_the_english_verdicts_are_unchanged_after_a_switch():
+    set_language("zh")
+    set_language("en")
+    assert ex.check_parameter_count(9_188).message == (
+        "Not yet: 9188 is what you get with W1 as d x H; it reads all k = 5 embeddings side by side, so it is "
+        "(k·d) x H = 80 x 64.")
+    assert ex.check_parameter_count(11_684).message == (
+        "Not yet: 11684 is what you get without the embedding table E: each of the 100 entries has its own 16 "
+        "numbers, and they are learned too.")
+    assert ex.check_forward_passes(36.5).message == "Not yet: a count is a whole number, got 36.5."

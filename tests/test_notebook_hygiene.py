@@ -4,7 +4,7 @@ nbval re-executes the notebooks and compares outputs; this file checks what nbva
 does not: that the stored outputs come from one clean top-to-bottom run, that no
 widget state or error is saved, that each chapter opens with its title and Binder
 badge, that its core path (up to its first "Going further" heading) fits one class,
-and that every figure has alt text.
+and that every figure has alt text. The Chinese edition (notebooks/zh/) is held to the same rules.
 """
 
 import json
@@ -15,15 +15,21 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+ZH_NOTEBOOKS = sorted((ROOT / "notebooks" / "zh").glob("*.ipynb"))
 BINDER_URL = re.compile(r"https://mybinder\.org/v2/gh/[^/\s]+/[^/\s]+/HEAD\?urlpath=lab/tree/notebooks/(\S+?\.ipynb)")
 
 
 def test_there_are_chapters():
     assert NOTEBOOKS, "no notebooks under notebooks/"
-    assert all(re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", nb.name) for nb in NOTEBOOKS)
+    assert all(re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", nb.name) for nb in NOTEBOOKS + ZH_NOTEBOOKS)
 
 
-@pytest.fixture(params=NOTEBOOKS, ids=lambda p: p.name)
+def in_notebooks(path: Path) -> str:
+    """``path`` from notebooks/: 04_perplexity.ipynb, zh/04_perplexity.ipynb."""
+    return path.relative_to(ROOT / "notebooks").as_posix()
+
+
+@pytest.fixture(params=NOTEBOOKS + ZH_NOTEBOOKS, ids=in_notebooks)
 def notebook(request):
     path = request.param
     return path, json.loads(path.read_text(encoding="utf-8"))
@@ -57,7 +63,7 @@ def test_title_and_own_binder_badge_in_first_cell(notebook):
     text = "".join(first["source"])
     assert first["cell_type"] == "markdown" and text.startswith("# "), f"{path.name}: first cell needs a title"
     badge = BINDER_URL.search(text)
-    assert badge and badge.group(1) == path.name, f"{path.name}: first cell needs a Binder badge to itself"
+    assert badge and badge.group(1) == in_notebooks(path), f"{path.name}: first cell needs a Binder badge to itself"
 
 
 def test_small_enough(notebook):
@@ -69,11 +75,14 @@ def test_readme_links_every_chapter():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for path in NOTEBOOKS:
         assert f"notebooks/{path.name}" in readme, f"README's chapter map misses {path.name}"
+    readme_zh = (ROOT / "README.zh-CN.md").read_text(encoding="utf-8")
+    for path in ZH_NOTEBOOKS:
+        assert f"notebooks/zh/{path.name}" in readme_zh, f"README.zh-CN.md's chapter map misses {path.name}"
 
 
 def test_every_binder_badge_points_at_the_configured_repository():
     slug = (ROOT / "binder" / "repo.txt").read_text(encoding="utf-8").strip()
-    for path in [ROOT / "README.md", *NOTEBOOKS]:
+    for path in [ROOT / "README.md", ROOT / "README.zh-CN.md", *NOTEBOOKS, *ZH_NOTEBOOKS]:
         for found in re.findall(r"mybinder\.org/v2/gh/([^/\s]+/[^/\s]+)/HEAD", path.read_text(encoding="utf-8")):
             assert found == slug, f"{path.name} links {found}; run python binder/set_repo.py {slug}"
 
@@ -81,7 +90,7 @@ def test_every_binder_badge_points_at_the_configured_repository():
 # --- the core path: one class of at most 60 minutes (DESIGN.md, "A chapter notebook") -----------
 
 CORE_PATH_WORDS, CORE_PATH_CELLS = 2_500, 40
-GOING_FURTHER = re.compile(r"^\s{0,3}#{1,6}\s.*going further", re.IGNORECASE)
+GOING_FURTHER = re.compile(r"^\s{0,3}#{1,6}\s.*(going further|延伸阅读)", re.IGNORECASE)
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 
 

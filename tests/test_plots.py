@@ -141,3 +141,70 @@ def test_a_fresh_or_stale_matplotlib_font_cache_finds_the_font(tmp_path, cache):
         assert "findfont" not in result.stderr and "Warning" not in result.stderr, result.stderr
     cached = {entry["fname"] for entry in json.loads(cache_file.read_text())["ttflist"]}
     assert files & cached, "the cache was not saved with the Chinese font files"
+
+
+@pytest.fixture
+def chinese():
+    """The course in Chinese for one test (as the Chinese chapters' first cell sets it), then English again."""
+    from lmcore.i18n import set_language
+
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+def texts_of(fig) -> list[str]:
+    """Every text of a figure (title, axis labels, ticks, legend, colour bar), as drawn."""
+    fig.canvas.draw()
+    return [text.get_text() for text in fig.findobj(matplotlib.text.Text)]
+
+
+def test_the_figures_labels_follow_the_language_without_a_missing_glyph(chinese):
+    from lmcore.i18n import catalog
+
+    require_cjk_font()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "Glyph ... missing from font(s)" would fail here
+        figures = {
+            "bars": plots.bar_distribution([0.25, 0.75], ["下雨", "不下雨"], q=[0.5, 0.5]),
+            "surprisal": plots.surprisal_along(["我们", "的", "</s>"], [3.1, 9.4, float("inf")]),
+            "curve": plots.learning_curve([1e3, 1e4], {1: [900, 700], "bigram": [800, 400]}),
+            "perplexity": plots.perplexity_bars({"unigram": 962.1, "bigram": float("inf")}),
+            "map": plots.lambda_triangle_map(np.linspace(0, 1, 3), np.linspace(0, 1, 3),
+                                             np.array([[9, 5, 7], [4, 3, np.nan], [np.inf, np.nan, np.nan]]),
+                                             current=(0.5, 0.5), optimum=(0.4, 0.3)),
+        }
+        texts = {name: texts_of(fig) for name, fig in figures.items()}
+    for fig in figures.values():
+        plt.close(fig)
+    assert {"p（实际发生的情况）", "q（模型）", "概率", "下雨"} <= set(texts["bars"])
+    assert "惊奇度（比特）" in texts["surprisal"] and "∞" in texts["surprisal"]
+    zh = catalog("zh")
+    assert {"1 阶", zh.get("bigram", "bigram"), "训练词元数（对数刻度）",
+            "留出集困惑度（对数刻度）"} <= set(texts["curve"])
+    assert {"困惑度（越低越好）", zh.get("unigram", "unigram")} <= set(texts["perplexity"])
+    assert {"λ1（一元模型权重）", "λ2（二元模型权重）", "EM 最优解", "你的 λ", "λ1 + λ2 > 1\n（不允许）",
+            "每组 (λ1, λ2) 的留出集困惑度；\nλ3 = 1 − λ1 − λ2（三元模型权重）",
+            "留出集困惑度（对数色标）；\n灰色：∞，有词元的概率为 0"} <= set(texts["map"])
+
+
+def test_the_figures_are_english_by_default_and_their_data_the_same_in_both_languages():
+    from lmcore.i18n import set_language
+
+    def curve():
+        fig = plots.learning_curve([1e3, 1e4], {1: [900, 700], 2: [800, 400]}, title="English title")
+        ax = fig.axes[0]
+        found = (ax.get_xlabel(), [t.get_text() for t in ax.get_legend().get_texts()], ax.get_title(),
+                 [line.get_xydata().tolist() for line in ax.get_lines()])
+        plt.close(fig)
+        return found
+
+    english = curve()
+    assert english[:3] == ("training tokens (log scale)", ["order 1", "order 2"], "English title")
+    set_language("zh")
+    try:
+        chinese = curve()
+    finally:
+        set_language("en")
+    assert chinese[:3] == ("训练词元数（对数刻度）", ["1 阶", "2 阶"], "English title")  # a caller's title as given
+    assert chinese[3] == english[3]

@@ -8,7 +8,9 @@ site must need none). On each page: the maths rendered (MathJax output for every
 node, no raw ``$$``, ``\\(`` or ``$...$`` left), every image loaded, every internal link
 answers 200 and its ``#anchor`` exists; on a chapter page also: the Binder link, the
 explorers' static pictures in place of empty widgets, the reference answers folded. The
-search page finds a chapter, and a screenshot of one chapter is saved. Skipped where
+search page finds a chapter, and a screenshot of one chapter is saved. The Chinese edition is
+the site's second part: its landing page, the glossary and one chapter are checked as fully in
+the browser; every English chapter page links to its Chinese copy and back. Skipped where
 jupyter-book, playwright or chromium is missing, unless ``LMCORE_REQUIRE_EXTRAS`` is set
 (CI), where that fails.
 """
@@ -43,6 +45,8 @@ pytestmark = pytest.mark.browser
 
 BUILD_SCRIPT = ROOT / "site" / "build.py"
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))  # what build.py puts in the site
+ZH_CHAPTERS = sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
+GLOSSARY = "术语表"
 SCREENSHOT_CHAPTER = "04_perplexity"
 SCREENSHOT_COPY = Path("/tmp/lmcore-site-screenshot.png")
 BUILD_TIMEOUT_SECONDS = 120
@@ -71,7 +75,7 @@ class Build:
 class Chapter:
     """What the stored notebook says its page must show."""
 
-    name: str
+    name: str  # its path in the site, without suffix: 04_perplexity, zh/04_perplexity
     has_maths: bool
     folded_answers: int
     static_pictures: int
@@ -80,6 +84,7 @@ class Chapter:
 
 
 def _chapter(path: Path) -> Chapter:
+    name = path.relative_to(ROOT / "notebooks").with_suffix("").as_posix()
     notebook = json.loads(path.read_text(encoding="utf-8"))
     markdown = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown")
     pictures, images, text_only = 0, 0, []
@@ -92,7 +97,7 @@ def _chapter(path: Path) -> Chapter:
                 images += html.count("<img")
             elif "application/vnd.jupyter.widget-view+json" in data:
                 text_only.append("".join(data.get("text/plain", "")).strip())
-    return Chapter(path.stem, "$" in markdown, len(re.findall(r"<details\b", markdown)), pictures, images,
+    return Chapter(name, "$" in markdown, len(re.findall(r"<details\b", markdown)), pictures, images,
                    text_only)
 
 
@@ -110,11 +115,15 @@ def site(tmp_path_factory) -> Build:
 def test_site_builds_without_warnings(site):
     assert site.returncode == 0, site.output
     assert "WARNING" not in site.output and "ERROR" not in site.output, site.output
-    assert re.search(rf"built {1 + len(CHAPTERS)} pages .* in [\d.]+ s: [\d.]+ MB", site.output), site.output
+    pages = 1 + len(CHAPTERS) + 1 + len(ZH_CHAPTERS) + 1  # + the Chinese landing page and the glossary
+    assert re.search(rf"built {pages} pages .* in [\d.]+ s: [\d.]+ MB", site.output), site.output
     assert (site.html / "index.html").is_file()
+    assert [path.name for path in ZH_CHAPTERS] == [path.name for path in CHAPTERS]
     for chapter in CHAPTERS:
         assert (site.html / "notebooks" / f"{chapter.stem}.html").is_file()
-    assert not list(site.html.rglob("zh")), "the Chinese edition is not part of the English site"
+        assert (site.html / "notebooks" / "zh" / f"{chapter.stem}.html").is_file()
+    assert (site.html / "notebooks" / "zh" / "index.html").is_file()
+    assert (site.html / "notebooks" / "zh" / f"{GLOSSARY}.html").is_file()
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -208,6 +217,9 @@ def _check_page(page, url: str, chapter: Chapter | None, fetched: dict) -> dict[
 def _check_chapter(page, chapter: Chapter, repo: str) -> None:
     where = f"notebooks/{chapter.name}.html"
     binder = f"https://mybinder.org/v2/gh/{repo}/HEAD?urlpath=lab/tree/notebooks/{chapter.name}.ipynb"
+    other = chapter.name.removeprefix("zh/") if chapter.name.startswith("zh/") else f"zh/{chapter.name}"
+    other_href = f"../{other.removeprefix('zh/')}.html" if chapter.name.startswith("zh/") else f"{other}.html"
+    assert page.locator(f'article a[href="{other_href}"]').count() >= 1, f"{where}: no link to {other_href}"
     assert page.locator(f'.dropdown-launch-buttons a[href="{binder}"]').count() == 1, f"{where}: no Binder button"
 
     # Explorers: the static picture stands in for the widget (stored without state); no empty widget view.
@@ -251,8 +263,11 @@ def test_site_in_a_real_browser(server, tmp_path):
             # The landing page: the chapter map, and a table of contents that follows notebooks/.
             counts = _check_page(page, f"{server}/index.html", None, fetched)
             toc = page.locator("nav.bd-docs-nav a.reference.internal")
-            assert [urlparse(href).path for href in toc.evaluate_all("links => links.map(a => a.href)")] == [
-                "/index.html", *(f"/notebooks/{chapter.name}.html" for chapter in chapters)]
+            assert [unquote(urlparse(href).path) for href in toc.evaluate_all("links => links.map(a => a.href)")] == [
+                "/index.html", *(f"/notebooks/{chapter.name}.html" for chapter in chapters),
+                "/notebooks/zh/index.html", *(f"/notebooks/zh/{path.stem}.html" for path in ZH_CHAPTERS),
+                f"/notebooks/zh/{GLOSSARY}.html"]
+            assert page.locator('article a[href="notebooks/zh/index.html"]').count() == 1  # 中文版
             for chapter in chapters:
                 assert page.locator(f'article a[href="notebooks/{chapter.name}.html"]').count() >= 1, chapter.name
             for key in counts:
@@ -268,6 +283,28 @@ def test_site_in_a_real_browser(server, tmp_path):
                 for key in counts:
                     totals[key] += counts[key]
                 totals["pages"] += 1
+
+            # The Chinese edition: its landing page, the glossary and one chapter, as fully; its
+            # other chapters link back to the English ones (read over HTTP: no browser needed).
+            counts = _check_page(page, f"{server}/notebooks/zh/index.html", None, fetched)
+            for path in ZH_CHAPTERS:
+                assert page.locator(f'article a[href="{path.stem}.html"]').count() >= 1, f"zh: no link to {path.stem}"
+            assert page.locator('article a[href="../../index.html"]').count() == 1
+            for key in counts:
+                totals[key] += counts[key]
+            counts = _check_page(page, f"{server}/notebooks/zh/{GLOSSARY}.html", None, fetched)
+            assert page.locator("article table tr").count() >= 20, "the glossary has fewer than 20 terms"
+            for key in counts:
+                totals[key] += counts[key]
+            zh_chapter = _chapter(ROOT / "notebooks" / "zh" / f"{SCREENSHOT_CHAPTER}.ipynb")
+            counts = _check_page(page, f"{server}/notebooks/{zh_chapter.name}.html", zh_chapter, fetched)
+            _check_chapter(page, zh_chapter, repo)
+            for key in counts:
+                totals[key] += counts[key]
+            totals["pages"] += 3
+            for path in ZH_CHAPTERS:
+                status, html = _fetch(f"{server}/notebooks/zh/{path.stem}.html", fetched)
+                assert status == 200 and f'href="../{path.stem}.html"' in html, f"zh/{path.stem}: no English link"
 
             # Search works offline.
             page.goto(f"{server}/search.html?q=perplexity")

@@ -7,6 +7,7 @@ exactly what a student would see after the same move.
 import base64
 import math
 import re
+import warnings
 
 import ipywidgets as widgets
 import matplotlib
@@ -462,3 +463,132 @@ def test_preset_weights_sit_on_the_slider_grid(name):
     explorer = ProbabilityExplorer(preset=name)
     assert [s.value for s in explorer.p_sliders] == list(slider_weights(preset.p))
     assert explorer.result.entropy == pytest.approx(info.entropy(preset.p), abs=1e-12)
+
+
+# --- the Chinese edition: the same explorers, numbers and figures, in Chinese ----------------------
+
+
+@pytest.fixture
+def chinese():
+    """The course in Chinese for one test (as the Chinese chapters' first cell sets it), then English again."""
+    from lmcore.i18n import set_language
+
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+def require_chinese_font():
+    """Chinese labels render only with a Chinese font (tests/test_plots.py); skip, or fail in CI, without one."""
+    import optional_extras as extras
+
+    if plots.cjk_font() is None:
+        extras.unavailable("no Chinese font installed (apt-get install fonts-noto-cjk)")
+
+
+def spans(html: str) -> dict[str, str]:
+    """Every number the page shows in an lmcore-... span, by CSS class."""
+    return dict(re.findall(r'<span class="(lmcore-[a-z0-9-]+)">([^<]*)</span>', html))
+
+
+def figure_texts(figure) -> str:
+    """Every text of a figure (title, axis labels, tick labels, legend, colour bar), drawn once so that all exist."""
+    figure.canvas.draw()
+    return "\n".join(text.get_text() for text in figure.findobj(matplotlib.text.Text))
+
+
+def test_probability_explorer_in_chinese_shows_the_english_numbers(chinese):
+    from lmcore.i18n import set_language
+
+    require_chinese_font()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a missing Chinese glyph ("Glyph ... missing from font") fails the test
+        explorer = ProbabilityExplorer(preset="horse race", show_code=True)
+        explorer.p_sliders[0].value = 0.3
+        explorer.q_sliders[4].value = 0.0  # the model rules out a horse that can win
+        explorer.preset.value = "rain forecast"  # values stay English; the menu shows Chinese
+        explorer.preset.value = "horse race"
+        explorer.p_sliders[0].value = 0.3
+        explorer.q_sliders[4].value = 0.0
+        texts = figure_texts(explorer._redraw.figure)
+    page, result = explorer.output.value, explorer.result
+    assert explorer.preset.label == "赛马" and explorer.preset.description == "示例"
+    assert explorer.p_sliders[0].description == "1 号马" and explorer.show_code.description == "显示哈夫曼编码"
+    assert "熵 H(p) = " in page and "哈夫曼码字" in page and "比特" in page
+    assert "模型给“5 号马”的概率为 0，而它确实会发生" in page  # the message
+    assert "1 号马" in texts and "概率" in texts and "p（实际发生的情况）" in texts and "q（模型）" in texts
+    # What the result holds and prints stays English: the code reads the same in both editions.
+    assert result.labels[4] == "horse 5" and "the model gives probability 0 to horse 5" in result.notes[-1]
+    assert result.code["horse 5"] == "111100"
+
+    set_language("en")
+    english = ProbabilityExplorer(preset="horse race", show_code=True)
+    english.p_sliders[0].value = 0.3
+    english.q_sliders[4].value = 0.0
+    assert spans(page) == spans(english.output.value) and len(spans(page)) == 5
+    assert spans(page)["lmcore-cross-entropy"] == "∞"
+    assert re.findall(r"\d+\.\d+", page) == re.findall(r"\d+\.\d+", english.output.value)  # the table's too
+    assert result.entropy == english.result.entropy and result.code == english.result.code
+    assert result.notes == english.result.notes
+    assert "1 号马" not in english.output.value and "the model gives probability 0 to horse 5" in english.output.value
+
+
+def test_probability_explorer_in_chinese_explains_a_bad_state_and_its_picture(chinese):
+    explorer = ProbabilityExplorer(preset="fair coin")
+    explorer.q_sliders[0].value = 0.0
+    explorer.q_sliders[1].value = 0.0  # the model's weights all 0
+    assert "模型的权重全为 0" in explorer.output.value
+    for slider in explorer.p_sliders:
+        slider.value = 0.0
+    assert "还不是一个分布：p 的权重全为 0" in explorer.output.value
+    assert explorer.error == "all weights of p are 0: give at least one outcome a positive weight"  # English
+    bundle = explorer._repr_mimebundle_()
+    assert bundle["text/plain"].startswith("ProbabilityExplorer：交互式探索器")
+    page = bundle["text/html"]
+    from lmcore.i18n import tr
+
+    assert tr(STATIC_NOTE).startswith("这是探索器初始状态的静态图") and tr(STATIC_NOTE) in page
+    assert "示例: <b>均匀硬币</b>" in page and "☐ 显示哈夫曼编码" in page and "正面: <b>" in page
+    assert 'alt="探索器初始状态的图"' in page
+    assert "<b>p：实际发生的情况</b>" in page and "均匀硬币：每次抛掷 1 比特" in page  # a heading, the story
+
+
+def test_lambda_explorer_in_chinese_shows_the_english_numbers(chinese, arrays):
+    from lmcore.i18n import set_language
+
+    require_chinese_font()
+    heldout, test = arrays
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        explorer = LambdaExplorer(heldout, test, initial_lambdas=(0.1, 0.3), grid_step=0.1)
+        explorer.lambda1.value = 0.25
+        first = explorer.output.value
+        explorer.lambda2.value = 0.9  # stopped at 0.75: a notice
+        notice = explorer.message.value
+        explorer.lambda1.value, explorer.lambda2.value = 0.0, 1.0  # ∞, with the reason
+        explorer.test_button.click()
+        texts = figure_texts(explorer._map_figure)
+    assert explorer.lambda1.description == "λ1（一元模型）"
+    assert explorer.test_button.description == "测试集已用过（仅一次）"
+    assert "λ = (0.25, 0.30, 0.45) 时的留出集困惑度：" in first and "EM 最优解（迭代" in first
+    assert "λ1 + λ2 不能超过 1（否则 λ3 为负），所以 λ2 停在了 0.75。" in notice
+    text = re.sub("<[^>]+>", "", explorer.output.value)
+    assert "∞ — 在这组权重下，有留出集词元的概率为 0" in text and "请给 λ1 一些权重" in text
+    assert "有测试集词元的概率为 0" in explorer.test_output.value and "为什么只看一次" in explorer.test_output.value
+    assert "λ1（一元模型权重）" in texts and "EM 最优解" in texts and "你的 λ" in texts
+    assert "每组 (λ1, λ2) 的留出集困惑度" in texts and "留出集困惑度（对数色标）" in texts
+    assert explorer.result.reason.startswith("some held-out token gets probability 0")  # English in the result
+    assert explorer.test_result.message.startswith("∞ — some test token gets probability 0")
+
+    set_language("en")
+    english = LambdaExplorer(heldout, test, initial_lambdas=(0.1, 0.3), grid_step=0.1)
+    english.lambda1.value = 0.25
+    assert spans(first) == spans(english.output.value)
+    assert re.findall(r"\d+\.\d+", first) == re.findall(r"\d+\.\d+", english.output.value)  # EM's numbers too
+    english.lambda2.value = 0.9
+    english.lambda1.value, english.lambda2.value = 0.0, 1.0
+    english.test_button.click()
+    assert spans(explorer.output.value) == spans(english.output.value)
+    assert spans(explorer.test_output.value) == spans(english.test_output.value)
+    assert explorer.result == english.result and explorer.test_result == english.test_result
+    assert explorer.em_lambdas == english.em_lambdas

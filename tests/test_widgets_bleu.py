@@ -10,6 +10,7 @@ import sacrebleu
 from sacrebleu.metrics import BLEU
 
 from lmcore import __version__
+from lmcore.i18n import set_language
 from lmcore.widgets import BLEU_PRESETS, MAX_REFERENCES, BleuExplorer, BleuPreset, bleu_html, bleu_report
 from lmcore.widgets import bleu as bleu_widget
 
@@ -273,3 +274,86 @@ def test_presets_are_the_courses_examples():
         BLEU_PRESETS["clipping: the the the"].max_order = 2
     with pytest.raises(dataclasses.FrozenInstanceError):
         bleu_report("a", ["a"]).max_order = 2
+
+
+# --- the Chinese edition: the same explorer, its text in Chinese, its numbers the same ----------
+
+
+@pytest.fixture
+def chinese():
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+def numbers(html: str) -> dict[str, str]:
+    """Every number the page shows in a ``lmcore-...`` span, by class."""
+    return dict(re.findall(r'<span class="(lmcore-[\w-]+)">([^<]*)</span>', html))
+
+
+def digits(html: str) -> list[str]:
+    """Every number on the page as it reads, in order (the signatures left out: they name versions)."""
+    return re.findall(r"\d+(?:\.\d+)?", visible_text(html.split("lmcore: <code>")[0]))
+
+
+def test_the_chinese_explorer_shows_chinese_and_the_english_numbers():
+    english = BleuExplorer()
+    pages = {}
+    for name in BLEU_PRESETS:
+        english.preset.value = name
+        pages[name] = english.output.value
+    set_language("zh")
+    try:
+        explorer = BleuExplorer()
+        assert explorer.preset.value == "course example 1: 0.4082" and explorer.preset.label == "课程例 1：0.4082"
+        assert ("截断：the the the", "clipping: the the the") in explorer.preset.options  # shown, value
+        assert (explorer.preset.description, explorer.hypothesis.description, explorer.references[1].description,
+                explorer.tokenize.description, explorer.max_order.description) == (
+            "预设", "候选译文", "参考译文 2", "分词方式", "最大阶数 N")
+        assert explorer.tokenize.options == tuple(bleu_widget.bleu.TOKENIZERS)  # values code compares: English
+        for name in BLEU_PRESETS:
+            explorer.preset.value = name
+            html = explorer.output.value
+            assert numbers(html) == numbers(pages[name]) and len(numbers(html)) >= 5, name
+            assert digits(html) == digits(pages[name]), name  # every count and score, in the same order
+            assert "截断后的次数" in html and "简短惩罚 BP = " in html and "候选译文（" in html
+        page = visible_text(explorer.output.value)  # the last preset: unspaced Chinese, tokenize zh
+        assert page.startswith("候选译文（6 个词元）： 我 | 是 | 一 | 位 | 老 | 师 参考译文 1（6 个词元）：")
+        assert "n n 元组 在候选译文中的次数 在参考译文 1 中 截断上限（单条参考译文中的最多次数） 截断后的次数" in page
+        assert "阶数 截断后的匹配数 候选译文的 n 元组数 p n 权重" in page
+        assert "（0-100 分制： 44.72 ）；sacrebleu： 44.72 （它用 0-100 分制；两者相同）" in page
+        html = type_into(explorer, hypothesis="我是一个学生", references=["我是一个学生"], tokenize="13a")
+        assert "有一个句子是不带空格的中文，而 tokenize=&#x27;13a&#x27; 只在空格（和标点）处切分" in html
+        assert shown(html, "lmcore-bleu-score") == "0.0000"  # one token each, no 2-gram at all
+        assert "候选译文只有 1 个词元，根本没有 2 元组：N = 2 时，不加平滑的 BLEU 为 0" in html
+        html = type_into(explorer, hypothesis="", references=["a b"])
+        assert "候选译文为空：c = 0，所以简短惩罚为 0，BLEU 也为 0。" in html and "（没有词元）" in html
+        assert "BLEU 是拿候选译文与参考译文作比较" in type_into(explorer, hypothesis="a", references=[""])
+        assert "BLEU，一个计数一个计数地看" in explorer._repr_mimebundle_()["text/html"]
+    finally:
+        set_language("en")
+    assert BleuExplorer().preset.label == "course example 1: 0.4082"  # English again, as it was
+
+
+def test_chinese_messages_table_notes_and_errors(chinese, monkeypatch):
+    assert bleu_report("x", ["y"], tokenize="char").messages == (
+        "候选译文的 1 元组没有一个出现在参考译文中，所以 p_1 = 0，几何平均也是 0：不加平滑的 BLEU 为 0"
+        "（第 6 章“延伸阅读”中的平滑可以避免这种情况）。",)
+    assert bleu_report("我是 a student", ["我是 a teacher"]).messages[0].startswith(
+        "中英文混排：用 tokenize='13a' 时，两个空格之间的汉字算作一个词元")
+    sixty = " ".join(f"w{i}" for i in range(bleu_widget.TOKENS_SHOWN + 2))
+    page = bleu_html(bleu_report(sixty, ["w0 w1"], max_order=1))
+    assert "w59</code> …（另有 2 个）</div>" in page and "0（不在任何参考译文中）" in page
+    assert "表中只列出 62 个不同 1 元组中的前 30 个；计数和下方的分数则用到了全部元组。" in page
+    assert "<b>2</b>（已截断）" in bleu_html(bleu_report("a a a", ["a a"], max_order=1))
+    assert "（它用 0-100 分制；两者不同！）" in bleu_html(dataclasses.replace(bleu_report("a b", ["a b"], max_order=2),
+                                                           sacrebleu_score=99.0))
+    extra = BleuExplorer(preset="mine", presets={"mine": BleuPreset("a b", ("a b c",), "13a", 2)})
+    assert ("mine", "mine") in extra.preset.options and extra.preset.label == "mine"  # no translation: as given
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(bleu_widget, "bleu_report", broken)
+    extra.hypothesis.value = "anything"
+    assert "无法为这组输入计分：disk on fire" in extra.output.value

@@ -6,6 +6,7 @@ what a student would see after the same move.
 
 import math
 import re
+import warnings
 
 import matplotlib
 
@@ -15,7 +16,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from lmcore import evaluate, info
+from lmcore import evaluate, info, plots
 from lmcore.ngram import Interpolated
 from lmcore.vocab import Vocabulary
 from lmcore.widgets import (
@@ -302,3 +303,92 @@ def test_branching_sliders_follow_the_drag():
     explorer = BranchingExplorer()
     assert explorer.k.continuous_update and explorer.skew.continuous_update
     assert explorer.output.value.startswith('<div class="lmcore-text"')
+
+
+# --- the Chinese edition: the same explorers and numbers, in Chinese -----------------------------
+
+
+@pytest.fixture
+def chinese():
+    """The course in Chinese for one test (as the Chinese chapters' first cell sets it), then English again."""
+    from lmcore.i18n import set_language
+
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+def spans(html: str) -> dict[str, str]:
+    """Every number the page shows in an lmcore-... span, by CSS class."""
+    return dict(re.findall(r'<span class="(lmcore-[a-z0-9-]+)">([^<]*)</span>', html))
+
+
+def decimals(html: str) -> list[str]:
+    return re.findall(r"[+-]?\d+\.\d+%?", html)
+
+
+def test_branching_explorer_in_chinese_shows_the_english_numbers(chinese):
+    import optional_extras as extras
+    from matplotlib.text import Text
+
+    from lmcore.i18n import set_language
+
+    if plots.cjk_font() is None:
+        extras.unavailable("no Chinese font installed (apt-get install fonts-noto-cjk)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a missing Chinese glyph ("Glyph ... missing from font") fails the test
+        explorer = BranchingExplorer(k=10)
+        explorer.k.value = 26
+        explorer.skew.value = 0.5
+        figure = branching_figure(explorer.result)  # the static figure, with its title
+        figure.canvas.draw()
+        texts = [text.get_text() for text in figure.findobj(Text)]
+        plt.close(figure)
+        explorer._redraw.figure.canvas.draw()  # the explorer's own picture, its axis label in Chinese
+    page = explorer.output.value
+    assert explorer.k.description == "结果数 k" and explorer.skew.description == "偏斜度"
+    assert explorer._axes.get_xlabel() == "结果" and "每个结果的概率" in texts and "结果" in texts
+    assert "26 个结果；结果 1 的概率为" in page and "其余 25 个结果各为" in page
+    assert "熵 H = " in page and "比特（在 26 个结果中均匀选择" in page and "困惑度 2<sup>H</sup> = " in page
+    assert "困惑度即分支因子" in explorer.widget.children[0].value  # the heading of the explanation
+    assert explorer._repr_mimebundle_()["text/plain"].startswith("BranchingExplorer：交互式探索器")
+
+    set_language("en")
+    english = BranchingExplorer(k=10)
+    english.k.value = 26
+    english.skew.value = 0.5
+    assert spans(page) == spans(english.output.value) and len(spans(page)) == 3
+    assert decimals(page) == decimals(english.output.value)
+    assert explorer.result.perplexity == english.result.perplexity
+    assert explorer.result.p.tolist() == english.result.p.tolist()
+
+
+def test_fairness_explorer_in_chinese_shows_the_english_numbers(chinese, grid):
+    from lmcore.i18n import set_language
+
+    explorer = FairnessExplorer(grid)
+    assert explorer.unit.options == (("词", "word"), ("字", "char")) and explorer.unit.description == "单位"
+    assert "单位相同，词表相同：这些数可以相互比较。" in explorer.output.value
+    pages = {}
+    for unit, min_count in (("char", 1), ("word", 5), ("char", 5)):
+        explorer.unit.value, explorer.min_count.value = unit, min_count
+        pages[unit, min_count] = explorer.output.value
+        assert explorer.result.chosen == grid[unit, min_count]
+    assert "每个词元的困惑度" in pages["char", 1] and "每字符比特数" in pages["char", 1]  # table headings
+    assert "<td style=\"padding: 1px 10px; text-align: left\">参照</td>" in pages["char", 1]
+    assert "单位变了（从词变为字）：每个词元的困惑度现在衡量的是在字之间的猜测" in pages["char", 1]
+    assert f"词表变了（min_count 从 1 变为 5）：测试集中 {grid['word', 5].oov_rate:.1%} 的词现在成了 &lt;unk&gt;" \
+        in pages["word", 5]
+    assert "每个词元的困惑度 × " in pages["char", 5] and "；每字符比特数 " in pages["char", 5]
+    assert "The unit changed (word to char)" in explorer.result.notes[0]  # the result stays English
+    partial = FairnessExplorer({key: row for key, row in grid.items() if key != ("char", 2)})
+    partial.unit.value, partial.min_count.value = "char", 2
+    assert "没有 (&#x27;char&#x27;, 2) 的数据。" in partial.output.value  # the message, escaped
+
+    set_language("en")
+    english = FairnessExplorer(grid)
+    for key, page in pages.items():
+        english.unit.value, english.min_count.value = key
+        assert spans(page) == spans(english.output.value) and len(spans(page)) == 6
+        assert decimals(page) == decimals(english.output.value)
+        assert "每字符比特数" not in english.output.value

@@ -2,6 +2,7 @@
 
 import re
 import time
+import warnings
 
 import matplotlib
 
@@ -9,8 +10,11 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import numpy as np
+import optional_extras as extras
 import pytest
 
+from lmcore import plots
+from lmcore.i18n import set_language
 from lmcore.widgets import ContextWindowExplorer, window_figure, window_html, window_report
 from lmcore.windows import windowed_score
 
@@ -107,3 +111,74 @@ def test_bad_settings_are_named(stream):
         window_report(table, positions, n_chars, window=4, stride=5)
     with pytest.raises(ValueError, match="n_characters must be a positive int"):
         window_report(table, positions, 0, window=4, stride=4)
+
+
+# --- the Chinese edition: the same explorer, its text and figure in Chinese, its numbers the same
+
+
+def require_cjk_font() -> str:
+    """The Chinese font the course draws with; where there is none, skip (or fail in CI)."""
+    font = plots.cjk_font()
+    if font is None:
+        extras.unavailable("no Chinese font installed (apt-get install fonts-noto-cjk)")
+    return font
+
+
+def spans(html: str) -> dict[str, str]:
+    return dict(re.findall(r'<span class="(lmcore-[\w-]+)">([^<]*)</span>', html))
+
+
+def digits(html: str) -> list[str]:
+    """Every number the page reads as (3,000, 1.8895, +4.2%), in order."""
+    return re.findall(r"[+-]?\d(?:[\d,]*\d)?(?:\.\d+)?%?", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_the_chinese_explorer_reads_in_chinese_with_the_english_numbers(stream):
+    require_cjk_font()
+    settings = [(8, 8), (8, 1), (20, 1), (12, 5)]
+    english = ContextWindowExplorer(*stream, window=8, max_window=24)
+    pages = []
+    for window, stride in settings:
+        english.window.value, english.stride.value = window, stride
+        pages.append(english.output.value)
+    set_language("zh")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a missing glyph ("Glyph ... missing from font") fails the test
+            explorer = ContextWindowExplorer(*stream, window=8, max_window=24)
+            assert (explorer.window.description, explorer.stride.description) == ("窗口 W", "步长 s")
+            for (window, stride), page in zip(settings, pages):
+                explorer.window.value, explorer.stride.value = window, stride
+                html = explorer.output.value
+                assert spans(html) == spans(page) and len(spans(html)) == 7
+                assert digits(html) == digits(page) and len(digits(html)) == 16  # every number, in order
+                assert explorer.figure.value[:4] == b"\x89PNG"
+            assert html.startswith('<div class="lmcore-text"') and "<p>窗口 12，步长 5，共 3,000 个词元；" in html
+            for text in ("前向计算次数", "计算的位置数", "每个词元的困惑度", "每字符比特数", "当前窗口与步长",
+                         "不分窗口", "每个词元平均计算了"):
+                assert text in html, text
+            assert "步长与窗口" in explorer._repr_mimebundle_()["text/html"]
+            assert explorer._top.get_ylabel() == "每个词元的困惑度"
+    finally:
+        set_language("en")
+    assert ContextWindowExplorer(*stream, window=8, max_window=24).window.description == "window W"
+
+
+def test_the_chinese_figure_has_chinese_labels_and_every_glyph(stream):
+    require_cjk_font()
+    report = window_report(*stream, window=10, stride=4)
+    set_language("zh")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            fig = window_figure(report, max_window=20)
+            assert plots.figure_png(fig)[:4] == b"\x89PNG"  # drawn: every character has its glyph
+    finally:
+        set_language("en")
+        plt.close(fig)
+    top, bottom = fig.axes
+    assert (top.get_ylabel(), bottom.get_ylabel(), bottom.get_xlabel()) == (
+        "每个词元的困惑度", "前向计算次数（对数坐标）", "步长（词元）")
+    legend = [text.get_text() for text in fig.legends[0].get_texts()]
+    assert legend == ["当前窗口", "当前步长", "不分窗口（完整上下文）"]
+    assert top.lines[1].get_xdata().tolist() == [4] and bottom.get_xlim() == (0.5, 20.5)

@@ -7,15 +7,18 @@ what a student would see after the same move.
 import dataclasses
 import math
 import re
+import warnings
 
 import matplotlib
 
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
+import optional_extras as extras
 import pytest
 
-from lmcore import coding, info
+from lmcore import coding, info, plots
+from lmcore.i18n import set_language
 from lmcore.widgets import (
     CROSS_ENTROPY_PRESETS,
     CompressionExplorer,
@@ -245,3 +248,90 @@ def test_compression_explorer_codes_typed_messages():
     explorer.code.click()
     assert explorer.result is None and "not 'X'" in explorer.output.value
     assert "lmcore-message" in explorer.output.value
+
+
+# --- in Chinese: the same explorers, their texts and figure in Chinese, the same numbers ------------
+
+
+@pytest.fixture
+def chinese():
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+def numbers(page: str) -> list[tuple[str, str]]:
+    """Every number a page shows in an ``lmcore-...`` span, with the span's class, and the bars' widths."""
+    return (re.findall(r'<span class="(lmcore-[^"]+)">([^<]*)</span>', page)
+            + re.findall(r"width: ([0-9.]+)%; background", page))
+
+
+def test_the_cross_entropy_explorer_in_chinese_reads_chinese_with_the_english_numbers(chinese):
+    def moves(explorer) -> list[str]:
+        pages = [explorer.output.value]
+        explorer.m_sliders[0].value = 0.0  # rain ruled out: infinite
+        pages.append(explorer.output.value)
+        explorer.swap.click()
+        pages.append(explorer.output.value)
+        for slider in explorer.p_sliders:
+            slider.value = 0.0
+        return [*pages, explorer.output.value]
+
+    set_language("en")
+    english = CrossEntropyExplorer("rain forecast")
+    english_pages = moves(english)
+    set_language("zh")
+    explorer = CrossEntropyExplorer("rain forecast")
+    assert (explorer.preset.description, explorer.preset.label, explorer.preset.value) == (
+        "示例", "降雨预报", "rain forecast")
+    assert explorer.swap.description == "交换 p 和 m"
+    assert [s.description for s in explorer.p_sliders] == ["下雨", "不下雨"] and explorer.labels == ("rain", "no rain")
+    assert "四天里有一天下雨（p），而预报员总是说 50/50（m）" in explorer.story.value
+    pages = moves(explorer)
+    assert [numbers(page) for page in pages] == [numbers(page) for page in english_pages]
+    start, ruled_out, _, no_distribution = pages
+    assert "0.1887</span> 比特" in start and "模型的困惑度 2<sup>H(p, m)</sup> = " in start
+    assert "<th" in start and "p（数据）" in start and "m（模型）" in start and ">不下雨</td>" in start
+    assert "（超出刻度）" in ruled_out and "模型给 下雨 的概率是 0，可它确实会出现" in ruled_out
+    assert "<b>已交换：</b>左栏现在是说明里的 m，右栏是 p。" in explorer.story.value
+    assert "还不是一个概率分布：p 的权重全是 0：请至少给一个结果正的权重。" in no_distribution
+    assert explorer.error == "all weights of p are 0: give at least one outcome a positive weight"  # English
+    assert "bits" not in re.sub("<[^>]+>", " ", start + ruled_out)
+    explorer.preset.value = "horse race, uniform model"
+    assert explorer.p_sliders[2].description == "3 号马" and explorer.labels[2] == "horse 3"
+    assert "赛马的熵是 2 比特" in explorer.story.value
+    same = cross_entropy_html(cross_entropy_report([1, 1], [1, 1]))
+    assert "m = p：模型就是真实分布，KL = 0，H(p, m) = H(p)，达到了可能的最小值。" in same
+
+
+def test_the_compression_explorer_and_figure_in_chinese(chinese, caplog):
+    extras.require("chinese font")
+    if plots.cjk_font() is None:
+        extras.unavailable("matplotlib finds no Chinese font (apt-get install fonts-noto-cjk)")
+    explorer = CompressionExplorer("AAB", p_a=0.8)
+    assert (explorer.message.description, explorer.code.description) == ("消息", "编码")
+    set_language("en")
+    english = compression_html(compression_report("AAB", 0.8))
+    set_language("zh")
+    assert numbers(explorer.output.value) == numbers(english)
+    assert "−log₂ P(消息) = " in explorer.output.value and "码字 0." in explorer.output.value
+    assert "（绝不超过 ⌈2.9658⌉ + 1 = 4）" in explorer.output.value
+    assert "“AAB”：最终宽度 0.128 = 2" in explorer.figure.value and ">码字</text>" in explorer.figure.value
+    assert "code" not in re.sub("<[^>]+>", " ", explorer.figure.value + explorer.output.value)
+    explorer.message.value = "ABX"
+    explorer.code.click()
+    assert "消息只能包含字母 A 和 B，不能有 'X'。" in explorer.output.value
+    assert explorer.error == "message may hold only the letters A and B, not 'X'"  # English
+    explorer.message.value = ""
+    explorer.code.click()
+    assert "消息是空的：请输入几个字母 A 和 B。" in explorer.output.value
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a missing glyph ("Glyph ... missing from font") fails the test
+        figure = narrowing_figure(compression_report("AAB", 0.8))
+        assert plots.figure_png(figure)[:4] == b"\x89PNG"
+    # mathtext logs (not warns) when its font lacks a character: a $...$ title drew Chinese as boxes
+    assert "does not have a glyph" not in caplog.text
+    axes = figure.axes[0]
+    assert axes.get_title() == "“AAB”：最终宽度 0.128 = 2^(−2.97)，码字 4 比特"
+    assert [label.get_text() for label in axes.get_yticklabels()] == ["1. A", "2. A", "3. B", "码字"]
+    plt.close(figure)

@@ -5,6 +5,7 @@ student would see after the same move. Samples are 10,000 symbols long to keep t
 """
 
 import re
+import warnings
 
 import matplotlib
 
@@ -12,11 +13,13 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import numpy as np
+import optional_extras as extras
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lmcore import estimators
+from lmcore import estimators, plots
+from lmcore.i18n import set_language
 from lmcore.sources import MarkovSource, MixtureSource
 from lmcore.widgets import (
     SOURCE_KINDS,
@@ -221,3 +224,72 @@ def test_report_matches_estimators_for_the_same_samples():
     samples = [report.source.sample(2000, seed=rng) for _ in range(2)]
     again = estimators.sample_rates(report.source, samples)
     np.testing.assert_allclose(report.result.rates, again.rates)
+
+
+# --- in Chinese: the same explorer, its texts and figure in Chinese, the same numbers --------------
+
+
+@pytest.fixture
+def chinese():
+    extras.require("chinese font")
+    if plots.cjk_font() is None:
+        extras.unavailable("matplotlib finds no Chinese font (apt-get install fonts-noto-cjk)")
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+def numbers(page: str) -> list[tuple[str, str]]:
+    """Every number a page shows in an ``lmcore-...`` span, with the span's class."""
+    return re.findall(r'<span class="(lmcore-[^"]+)">([^<]*)</span>', page)
+
+
+def test_the_explorer_in_chinese_reads_chinese_with_the_english_numbers_and_no_missing_glyph(chinese):
+    def english_page(explorer) -> str:
+        set_language("en")
+        try:
+            return entropy_rate_html(entropy_rate_report(explorer.kind.value, explorer.first.value,
+                                                         explorer.second.value, explorer.n_samples.value, N,
+                                                         explorer.seed))
+        finally:
+            set_language("zh")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a missing glyph ("Glyph ... missing from font") fails the test
+        explorer = EntropyRateExplorer(n=N)
+        assert (explorer.kind.description, explorer.kind.label, explorer.kind.value) == ("信源", "马尔可夫链",
+                                                                                         "Markov chain")
+        assert (explorer.n_samples.description, explorer.new_samples.description) == ("样本", "重新抽样")
+        markov = explorer.output.value
+        assert numbers(markov) == numbers(english_page(explorer))
+        assert "精确熵率 H = " in markov and "平稳分布：P(a) = 0.8333，P(b) = 0.1667。" in markov
+        assert "与 H 的差距" in markov and f"n = {N:,} 时的比特/符号" in markov
+        explorer.first.value, explorer.second.value = 0.0, 0.0
+        frozen = explorer.output.value
+        assert "没有可显示的熵率：P(a → b) = P(b → a) = 0：这条链永远停留在它的起始状态。" in frozen
+        assert "不是遍历的" in frozen and explorer.result is None and "not ergodic" in explorer.error  # English
+        explorer.kind.value = "mixture of two coins"
+        explorer.new_samples.click()
+        mixture = explorer.output.value
+    assert numbers(mixture) == numbers(english_page(explorer))
+    assert "混合信源的熵率 H = (H₁ + H₂) / 2 = " in mixture and "选中的硬币" in mixture
+    assert (explorer.first.description, explorer.second.description) == ("硬币 1：P(b)", "硬币 2：P(b)")
+    assert "bits" not in re.sub("<[^>]+>", " ", mixture)
+
+
+def test_the_figure_in_chinese_has_chinese_labels_and_no_missing_glyph(chinese):
+    report = entropy_rate_report("mixture of two coins", 0.5, 0.1, n_samples=2, n=N)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        figure = entropy_rate_figure(report)
+        assert plots.figure_png(figure)[:4] == PNG
+    axes = figure.axes[0]
+    assert axes.get_title() == "两枚硬币的混合信源" and axes.get_xlabel() == "样本长度 n（对数刻度）"
+    assert axes.get_ylabel() == "−(1/n) log₂ p(x₁…xₙ)，比特"
+    assert [text.get_text() for text in axes.get_legend().get_texts()] == ["样本", "精确熵率 H", "各枚硬币的熵率"]
+    set_language("en")
+    english = entropy_rate_figure(report)
+    assert [np.asarray(line.get_ydata()).tolist() for line in axes.lines] == [
+        np.asarray(line.get_ydata()).tolist() for line in english.axes[0].lines]
+    plt.close(figure)
+    plt.close(english)

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from lmcore import shannon, shannon_letters
+from lmcore.i18n import set_language
 from lmcore.ngram import KneserNey
 from lmcore.widgets import (
     GameSetup,
@@ -243,3 +244,116 @@ def test_the_models_fractions_get_the_note_too():
     report = letter_report("abc", [1, 1], model_ranks=[3, 1, 1])  # the model's q_1 = q_3 = 0.5, q_2 = 0
     assert report.decreasing and not report.model_decreasing
     assert "(the model&#x27;s) do not fall" in letter_html(report)  # the apostrophe, escaped
+
+
+# --- in Chinese: the same games, every text a student reads in Chinese, the same numbers ------------
+
+
+@pytest.fixture
+def chinese():
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+def numbers(page: str) -> list[tuple[str, str]]:
+    """Every number a page shows in an ``lmcore-...`` span, with the span's class."""
+    return re.findall(r'<span class="(lmcore-[^"]+)">([^<]*)</span>', page)
+
+
+def as_in_chapter_1(setups):
+    """The test's games under the names chapter 1 gives its languages."""
+    return {"English (words)": setups["English"], "中文 (characters)": setups["中文"]}
+
+
+def play_the_same_moves(game) -> list[str]:
+    """An empty guess, a wrong one, a right one, then the models finish: the pages a student sees."""
+    pages = [game.output.value]
+    for text in ("", "zebra", game.sentence[1]):
+        guess(game, text)
+        pages.append(game.output.value)
+    game.auto_button.click()
+    return [*pages, game.output.value]
+
+
+def test_the_shannon_game_in_chinese_reads_chinese_and_shows_the_english_games_numbers(setups, chinese):
+    set_language("en")
+    english = ShannonGameExplorer(as_in_chapter_1(setups), seed=0)
+    english_pages = play_the_same_moves(english)
+    set_language("zh")
+    game = ShannonGameExplorer(as_in_chapter_1(setups), seed=0)
+    assert (game.language.description, game.language.label, game.language.value) == (
+        "语言", "英文（按词）", "English (words)")
+    assert (game.guess_button.description, game.auto_button.description, game.new_button.description) == (
+        "猜", "让模型来猜", "换一句")
+    assert game.guess.placeholder == "你的猜测：一个词" and game.guess.description == "下一个词元"
+    pages = play_the_same_moves(game)
+    assert game.steps == english.steps and game.sentence == english.sentence
+    assert [numbers(page) for page in pages] == [numbers(page) for page in english_pages]
+    start, empty, wrong, right, finished = pages
+    assert f"第 0 号句子（{len(game.sentence)} 个词）。请猜第 1 个词。" in start
+    assert "这还不是有效的猜测：猜测是空的：请输入一个词。" in empty
+    assert "这次没猜中" in wrong and "不在模型的词表里" in wrong
+    assert '第 <span class="lmcore-step">1</span> 个词是' in wrong
+    assert "<b>目前为止</b>" in wrong and "<th style='padding: 1px 10px'>一元模型</th>" in wrong
+    assert "排名 " in wrong and " 比特" in wrong and "总惊奇度" in wrong
+    assert "猜对了！" in right and "你猜的是 <b>" in right
+    assert "句子已经完整了。你猜了 2 次，猜中 1 次。按“换一句”再来一句。" in finished and "（完）" in finished
+    for english_text in ("Sentence number", "guess is empty", "So far", "rank", "bits", "Right!", "complete"):
+        assert not any(english_text in re.sub("<[^>]+>", " ", page) for page in pages), english_text
+
+
+def test_the_chinese_game_of_characters_and_typed_sentences_in_chinese(setups, chinese):
+    game = ShannonGameExplorer(as_in_chapter_1(setups), language="中文 (characters)", seed=0)
+    assert game.language.label == "中文（按字）" and game.guess.placeholder == "你的猜测：一个字"
+    guess(game, "我们")
+    assert "这还不是有效的猜测：猜测 &#x27;我们&#x27; 有 2 个字：请只输入一个字。" in game.output.value
+    guess(game, "！")
+    assert "含有标点（!）：语料库的词元都不含标点。" in game.output.value  # ！ is ! once normalised
+    guess(game, game.sentence[0])
+    assert "猜对了！" in game.output.value and '第 <span class="lmcore-step">1</span> 个字是' in game.output.value
+    game.own.value = "我们"
+    game.own_button.click()
+    assert ("无法玩这个句子：句子只有 2 个词元，少于最大的模型阶数（3）：请换一个至少有 3 个词元的句子。"
+            in game.output.value)
+    game.own.value = "我们的人好"
+    game.own_button.click()
+    assert ("你的句子（5 个字）。其中有 1 个字模型在训练中从未见过（好），模型按 &lt;unk&gt; 给它们计分。"
+            in game.output.value)
+    game.auto_button.click()
+    assert "模型猜了第 1 到第 5 个字。" in game.output.value and "（按 &lt;unk&gt; 计）" in game.output.value
+    game.language.value = "English (words)"
+    game.own.value = "!!!"
+    game.own_button.click()
+    assert "这个句子里没有可猜的词：请先输入一个句子。" in game.output.value
+
+
+def test_the_letter_game_in_chinese_reads_chinese_and_counts_as_in_english(letter_model, chinese):
+    def play(explorer) -> list[str]:
+        pages = []
+        for symbols in ("t", "ah", "zq", "e"):
+            click(explorer, symbols)
+            pages.append(explorer.output.value)
+        return pages
+
+    set_language("en")
+    english = LetterGameExplorer(["the earth was good", "god said"], model=letter_model)
+    english_pages = play(english)
+    set_language("zh")
+    explorer = LetterGameExplorer(["the earth was good", "god said"], model=letter_model)
+    assert explorer.output.value.count("这个句子有 18 个符号。请猜第 1 个符号。") == 1
+    assert explorer.new_button.description == "换一句"
+    pages = play(explorer)
+    assert explorer.counts == english.counts and explorer.report.upper == english.report.upper
+    assert [numbers(page) for page in pages] == [numbers(page) for page in english_pages]
+    assert "猜对了，用了 2 次。" in pages[1] and "不是 q：再试一次。" in pages[2]
+    assert "第 3 个符号（共 18 个）；已经试过：z q" in pages[2]
+    assert "<th style='text-align: left; padding-right: 8px'>文本</th>" in pages[3]
+    assert "你的界：" in pages[3] and "比特/符号" in pages[3] and "模型在同样这些符号上的界：" in pages[3]
+    assert "bits per symbol" not in pages[3] and "Symbol" not in pages[3]
+    short = LetterGameExplorer("ab")
+    click(short, "ca")
+    assert "这些比例（你的）还没有这样递减" in short.output.value
+    click(short, "b")
+    assert "句子猜完了：按“换一句”再来一句。" in short.output.value
+    assert "这些比例（模型的）还没有这样递减" in letter_html(letter_report("abc", [1, 1], model_ranks=[3, 1, 1]))

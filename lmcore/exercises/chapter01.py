@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 
 from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.i18n import translatable
 
 __all__ = [
     "PIZZA_EXERCISE",
@@ -36,8 +37,8 @@ SIGNIFICANT_DIGITS = 3
 #: The course's candidates for "I always order pizza with cheese and ___", with their probabilities.
 PIZZA_EXERCISE = {"mushrooms": 0.1, "pepperoni": 0.1, "anchovies": 0.01, "fried rice": 0.0001, "and": 1e-100}
 
-_NATURAL_LOG = "with the natural log: that is nats; divide by ln 2 = 0.6931 for bits (or use log2)."
-_DECIMAL_LOG = "with log10: that counts decimal digits; use log2 for bits."
+_NATURAL_LOG = translatable("with the natural log: that is nats; divide by ln 2 = 0.6931 for bits (or use log2).")
+_DECIMAL_LOG = translatable("with log10: that counts decimal digits; use log2 for bits.")
 
 
 def _check(answer, expected: float, mistakes: dict[float, str]) -> Feedback:
@@ -55,9 +56,9 @@ def check_anchovies_surprisal(answer) -> Feedback:
     return _check(answer, -math.log2(p), {
         -math.log(p): _NATURAL_LOG,
         -math.log10(p): _DECIMAL_LOG,
-        p: "by giving the probability itself; surprisal is -log2 of it, in bits.",
-        1 / p: "with 1/p, the inverse probability; surprisal is its log2.",
-        math.log2(p): "with the sign left out: surprisal is -log2 p, never negative.",
+        p: translatable("by giving the probability itself; surprisal is -log2 of it, in bits."),
+        1 / p: translatable("with 1/p, the inverse probability; surprisal is its log2."),
+        math.log2(p): translatable("with the sign left out: surprisal is -log2 p, never negative."),
     })
 
 
@@ -73,10 +74,12 @@ def check_extra_bits(answer) -> Feedback:
     return _check(answer, extra, {
         math.log(pepperoni / rice): _NATURAL_LOG,
         math.log10(pepperoni / rice): _DECIMAL_LOG,
-        pepperoni / rice: "with the ratio of the probabilities; in bits it is the log2 of that ratio.",
-        pepperoni - rice: "with the difference of the probabilities; subtract their surprisals instead.",
-        -math.log2(rice) - math.log2(pepperoni): "by adding the two surprisals; the question is the difference.",
-        -math.log2(rice): "with the surprisal of fried rice alone; subtract that of pepperoni.",
+        pepperoni / rice: translatable("with the ratio of the probabilities; in bits it is the log2 of that ratio."),
+        pepperoni - rice: translatable("with the difference of the probabilities; subtract their surprisals "
+                                       "instead."),
+        -math.log2(rice) - math.log2(pepperoni): translatable("by adding the two surprisals; the question is the "
+                                                              "difference."),
+        -math.log2(rice): translatable("with the surprisal of fried rice alone; subtract that of pepperoni."),
     })
 
 
@@ -87,11 +90,13 @@ def check_rank_or_probability(answer) -> Feedback:
     Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
     """
     return check_choice(answer, "B", explanations={
-        "A": "a first place is worth nothing by itself: the cost is -log2 P, and A gave the word only 0.05 "
-             "(4.32 bits), while B gave it 0.2 (2.32 bits). A spread its probability over many words.",
-        "B": "the cost is -log2 P(true word): 2.32 bits for B against 4.32 bits for A. Rank is the number "
-             "of guesses; scoring uses the probability.",
-        "C": "the rank does not enter the score; the probability does, and 0.2 against 0.05 is 2 bits apart.",
+        "A": translatable("a first place is worth nothing by itself: the cost is -log2 P, and A gave the word only "
+                          "0.05 (4.32 bits), while B gave it 0.2 (2.32 bits). A spread its probability over many "
+                          "words."),
+        "B": translatable("the cost is -log2 P(true word): 2.32 bits for B against 4.32 bits for A. Rank is the "
+                          "number of guesses; scoring uses the probability."),
+        "C": translatable("the rank does not enter the score; the probability does, and 0.2 against 0.05 is 2 bits "
+                          "apart."),
     })
 
 
@@ -126,9 +131,11 @@ def check_upper_bound(answer) -> Feedback:
     counts = [float(c) for c in LETTER_EXERCISE_COUNTS.values()]
     return _check(answer, upper, {
         _bounds(q, math.log)[1]: _NATURAL_LOG,
-        lower: "with the lower bound's formula; the upper bound is the entropy of the guess numbers.",
-        -sum(c * math.log2(c) for c in counts): "with the counts in place of the fractions q_i = count / 20.",
-        math.log2(5): "with log2 5, as if the five guess numbers were equally likely; weigh each by its q_i.",
+        lower: translatable("with the lower bound's formula; the upper bound is the entropy of the guess numbers."),
+        -sum(c * math.log2(c) for c in counts): translatable("with the counts in place of the fractions q_i = "
+                                                             "count / 20."),
+        math.log2(5): translatable("with log2 5, as if the five guess numbers were equally likely; weigh each by "
+                                   "its q_i."),
     })
 
 
@@ -143,11 +150,11 @@ def check_lower_bound(answer) -> Feedback:
     no_factor = sum((a - b) * math.log2(i) for i, (a, b) in enumerate(zip(q, q[1:] + [0.0]), start=1))
     return _check(answer, lower, {
         _bounds(q, math.log)[0]: _NATURAL_LOG,
-        upper: "with the upper bound's formula (the entropy of the guess numbers); the lower bound weighs "
-               "each log2 i by i (q_i - q_{i+1}).",
-        no_factor: "without the factor i in i (q_i - q_{i+1}) log2 i.",
+        upper: translatable("with the upper bound's formula (the entropy of the guess numbers); the lower bound "
+                            "weighs each log2 i by i (q_i - q_{i+1})."),
+        no_factor: translatable("without the factor i in i (q_i - q_{i+1}) log2 i."),
         sum(i * (a - b) * math.log2(i) for i, (a, b) in enumerate(zip(q, q[1:]), start=1)):
-            "without the last term: q_6 = 0, so the last term is 5 (q_5 - 0) log2 5.",
+            translatable("without the last term: q_6 = 0, so the last term is 5 (q_5 - 0) log2 5."),
     })
 
 
@@ -165,7 +172,7 @@ def check_uniform_bits(answer) -> Feedback:
     return _check(answer, math.log2(n), {
         math.log(n): _NATURAL_LOG,
         math.log10(n): _DECIMAL_LOG,
-        1 / n: "by giving the probability of one word; its surprisal is -log2 of it, in bits.",
-        float(n): "with the number of equally likely words (that is the perplexity of chapter 4); the bits are "
-                  "its log2.",
+        1 / n: translatable("by giving the probability of one word; its surprisal is -log2 of it, in bits."),
+        float(n): translatable("with the number of equally likely words (that is the perplexity of chapter 4); the "
+                               "bits are its log2."),
     })

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.i18n import tr, translatable
 
 __all__ = [
     "ENTROPY_EXERCISE_P",
@@ -35,9 +36,9 @@ __all__ = [
 def _check(answer, expected: float, digits: int, mistakes: dict[float, str]) -> Feedback:
     """:func:`check_number` at ``digits`` significant digits; NaN and ∞ get a 0 · log 0 hint."""
     if isinstance(answer, float) and (math.isnan(answer) or math.isinf(answer)):
-        return Feedback(False, f"Not yet: {answer} is what numpy gives for 0 · log2(0); by convention "
-                               "0 · log 0 = 0 (p log p goes to 0 as p goes to 0), so an impossible "
-                               "outcome contributes nothing.")
+        return Feedback(False, tr("Not yet: {answer} is what numpy gives for 0 · log2(0); by convention "
+                                  "0 · log 0 = 0 (p log p goes to 0 as p goes to 0), so an impossible "
+                                  "outcome contributes nothing.", answer=answer))
     decimals = max(0, digits - 1 - math.floor(math.log10(abs(expected))))
     return check_number(answer, expected, mistakes=mistakes, digits=max(4, decimals), sig_digits=digits)
 
@@ -57,12 +58,14 @@ def check_entropy_in_bits(answer) -> Feedback:
     """
     p = ENTROPY_EXERCISE_P
     return _check(answer, _entropy(p), 3, {
-        _entropy(p, math.log): "with the natural log: that is nats; divide by ln 2 = 0.6931 for bits (or use log2).",
-        _entropy(p, math.log10): "with log10: that is in decimal digits (bans); use log2 for bits.",
-        -_entropy(p): "without the minus sign: log2 p is negative for p < 1, so H = -Σ p log2 p.",
-        sum(-math.log2(x) for x in p) / len(p): "by averaging the three surprisals without their weights; "
-                                                "entropy weighs each surprisal by its probability.",
-        sum(-math.log2(x) for x in p): "by adding the surprisals without weighting them by p.",
+        _entropy(p, math.log): translatable("with the natural log: that is nats; divide by ln 2 = 0.6931 for bits "
+                                            "(or use log2)."),
+        _entropy(p, math.log10): translatable("with log10: that is in decimal digits (bans); use log2 for bits."),
+        -_entropy(p): translatable("without the minus sign: log2 p is negative for p < 1, so H = -Σ p log2 p."),
+        sum(-math.log2(x) for x in p) / len(p): translatable("by averaging the three surprisals without their "
+                                                             "weights; entropy weighs each surprisal by its "
+                                                             "probability."),
+        sum(-math.log2(x) for x in p): translatable("by adding the surprisals without weighting them by p."),
     })
 
 
@@ -77,10 +80,10 @@ def check_entropy_with_impossible_outcome(answer) -> Feedback:
     """
     p = list(ZERO_EXERCISE_P.values())
     return _check(answer, _entropy(p), 3, {
-        math.log2(len(p)): "for four equally likely outcomes; here they are not, and snow, which cannot "
-                           "happen, adds nothing (0 · log 0 = 0).",
-        _entropy(p, math.log): "with the natural log: that is nats; use log2 for bits.",
-        math.log2(len(p) - 1): "for three equally likely outcomes; sun is twice as likely as rain.",
+        math.log2(len(p)): translatable("for four equally likely outcomes; here they are not, and snow, which "
+                                        "cannot happen, adds nothing (0 · log 0 = 0)."),
+        _entropy(p, math.log): translatable("with the natural log: that is nats; use log2 for bits."),
+        math.log2(len(p) - 1): translatable("for three equally likely outcomes; sun is twice as likely as rain."),
     })
 
 
@@ -96,11 +99,13 @@ def check_average_code_length(answer) -> Feedback:
     p, code = CODE_EXERCISE["p"], CODE_EXERCISE["code"]
     lengths = [len(word) for word in code]
     return _check(answer, sum(x * n for x, n in zip(p, lengths)), 3, {
-        sum(lengths) / len(lengths): "by averaging the code word lengths without weights; a frequent "
-                                     "outcome's code word is used more often, so weigh each length by p.",
-        _entropy(p): "with the entropy H(p): the lower bound, which this code, like every code for single "
-                     "outcomes here, cannot reach. Weigh each code word's length by its probability.",
-        float(sum(lengths)): "by adding the lengths; weigh each by its probability instead.",
+        sum(lengths) / len(lengths): translatable("by averaging the code word lengths without weights; a frequent "
+                                                  "outcome's code word is used more often, so weigh each length by "
+                                                  "p."),
+        _entropy(p): translatable("with the entropy H(p): the lower bound, which this code, like every code for "
+                                  "single outcomes here, cannot reach. Weigh each code word's length by its "
+                                  "probability."),
+        float(sum(lengths)): translatable("by adding the lengths; weigh each by its probability instead."),
     })
 
 
@@ -118,12 +123,13 @@ def check_markov_entropy_rate(answer) -> Feedback:
     pi = (2 / 3, 1 / 3)  # π_a · 0.5 = π_b · 1: the flow a -> b equals the flow b -> a
     row_entropies = [_entropy(row) for row in rows]
     return _check(answer, sum(w * h for w, h in zip(pi, row_entropies)), 3, {
-        sum(row_entropies) / 2: "by averaging the rows' entropies equally; weigh each by how often the chain "
-                                "is in that state, the stationary π = (2/3, 1/3).",
-        _entropy(pi): "with the entropy of the stationary distribution H(π), the unigram entropy that ignores "
-                      "the previous symbol; the rate is the average uncertainty of the *next* symbol.",
-        row_entropies[0]: "with the entropy of row a alone; the chain is in state b a third of the time, "
-                          "where the next symbol is certain (0 bits).",
+        sum(row_entropies) / 2: translatable("by averaging the rows' entropies equally; weigh each by how often "
+                                             "the chain is in that state, the stationary π = (2/3, 1/3)."),
+        _entropy(pi): translatable("with the entropy of the stationary distribution H(π), the unigram entropy that "
+                                   "ignores the previous symbol; the rate is the average uncertainty of the *next* "
+                                   "symbol."),
+        row_entropies[0]: translatable("with the entropy of row a alone; the chain is in state b a third of the "
+                                       "time, where the next symbol is certain (0 bits)."),
     })
 
 
@@ -140,10 +146,10 @@ def check_miller_madow_correction(answer) -> Feedback:
     n, k = MILLER_MADOW_EXERCISE["tokens n"], MILLER_MADOW_EXERCISE["types K"]
     nats = (k - 1) / (2 * n)
     return _check(answer, nats / math.log(2), 3, {
-        nats: "in nats: the formula (K - 1) / (2n) is in nats; divide by ln 2 for bits.",
-        k / (2 * n) / math.log(2): "with K in place of K - 1.",
-        (k - 1) / n / math.log(2): "without the 2 in (K - 1) / (2n).",
-        (k - 1) / (2 * n) * math.log(2): "by multiplying by ln 2; nats to bits divides by ln 2.",
+        nats: translatable("in nats: the formula (K - 1) / (2n) is in nats; divide by ln 2 for bits."),
+        k / (2 * n) / math.log(2): translatable("with K in place of K - 1."),
+        (k - 1) / n / math.log(2): translatable("without the 2 in (K - 1) / (2n)."),
+        (k - 1) / (2 * n) * math.log(2): translatable("by multiplying by ln 2; nats to bits divides by ln 2."),
     })
 
 
@@ -158,12 +164,12 @@ def check_one_sample_of_a_mixture(answer) -> Feedback:
     Introduced in notebooks/02_entropy.ipynb, section "Going further: one sample is not always enough".
     """
     return check_choice(answer, "B", explanations={
-        "A": "that is the average over many samples; one sample shows only one die. The source is not "
-             "ergodic, so the Shannon-McMillan-Breiman theorem does not apply.",
-        "B": "one sample comes from one die: a fair-die sample settles on log2 6 = 2.5850 bits per roll, "
-             "an all-6 sample on 0. The source is stationary but not ergodic.",
-        "C": "a sample of the die that always shows 6 is all 6s, which the mixture gives probability "
-             "1/2 + 1/2 · 6^-n, about 1/2: -(1/n) log2 (1/2) goes to 0.",
-        "D": "each die on its own is an ergodic source, so once the die is chosen the sample's per-roll "
-             "surprisal settles: on the rate of the die that was picked.",
+        "A": translatable("that is the average over many samples; one sample shows only one die. The source is not "
+                          "ergodic, so the Shannon-McMillan-Breiman theorem does not apply."),
+        "B": translatable("one sample comes from one die: a fair-die sample settles on log2 6 = 2.5850 bits per "
+                          "roll, an all-6 sample on 0. The source is stationary but not ergodic."),
+        "C": translatable("a sample of the die that always shows 6 is all 6s, which the mixture gives probability "
+                          "1/2 + 1/2 · 6^-n, about 1/2: -(1/n) log2 (1/2) goes to 0."),
+        "D": translatable("each die on its own is an ergodic source, so once the die is chosen the sample's "
+                          "per-roll surprisal settles: on the rate of the die that was picked."),
     })

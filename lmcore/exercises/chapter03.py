@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.i18n import translatable
 
 __all__ = [
     "LOSS_EXERCISE",
@@ -47,13 +48,14 @@ def check_loss_in_bits(answer) -> Feedback:
     """
     nats = LOSS_EXERCISE["loss in nats per token"]
     return _check(answer, nats / math.log(2), {
-        nats * math.log(2): "by multiplying by ln 2; nats are turned into bits by dividing by ln 2 "
-                            "(a nat is 1.4427 bits).",
-        nats: "by leaving the loss in nats; the natural log counts nats, log2 counts bits.",
-        math.exp(nats): "by giving the perplexity, e ** loss; the question asks for bits per token.",
-        2**nats: "by raising 2 to a number of nats; that is neither the bits nor the perplexity (e ** 3.2).",
-        nats / math.log10(2): "by converting as if the loss were in log10 units (bans); a loss in nats uses "
-                              "the natural log: divide by ln 2.",
+        nats * math.log(2): translatable("by multiplying by ln 2; nats are turned into bits by dividing by ln 2 (a "
+                                         "nat is 1.4427 bits)."),
+        nats: translatable("by leaving the loss in nats; the natural log counts nats, log2 counts bits."),
+        math.exp(nats): translatable("by giving the perplexity, e ** loss; the question asks for bits per token."),
+        2**nats: translatable("by raising 2 to a number of nats; that is neither the bits nor the perplexity (e ** "
+                              "3.2)."),
+        nats / math.log10(2): translatable("by converting as if the loss were in log10 units (bans); a loss in "
+                                           "nats uses the natural log: divide by ln 2."),
     })
 
 
@@ -73,12 +75,13 @@ def check_reverse_cross_entropy(answer) -> Feedback:
     p, m = REVERSE_EXERCISE["p"], REVERSE_EXERCISE["m"]
     entropy_p, entropy_m = _cross(p, p), _cross(m, m)
     return _check(answer, _cross(m, p), {
-        _cross(p, m): "with H(p, m), the data p weighting the model m's surprisals; H(m, p) swaps the roles: "
-                      "m's probabilities weight p's surprisals.",
-        entropy_m: "with the entropy H(m); the surprisals must be p's, -log2 p(x).",
-        entropy_p: "with the entropy H(p); the weights must be m's probabilities.",
-        _cross(m, p) - entropy_m: "with KL(m||p) = H(m, p) - H(m); the question asks for H(m, p) itself.",
-        _cross(m, p) * math.log(2): "with the natural log: that is nats; use log2 for bits.",
+        _cross(p, m): translatable("with H(p, m), the data p weighting the model m's surprisals; H(m, p) swaps the "
+                                   "roles: m's probabilities weight p's surprisals."),
+        entropy_m: translatable("with the entropy H(m); the surprisals must be p's, -log2 p(x)."),
+        entropy_p: translatable("with the entropy H(p); the weights must be m's probabilities."),
+        _cross(m, p) - entropy_m: translatable("with KL(m||p) = H(m, p) - H(m); the question asks for H(m, p) "
+                                               "itself."),
+        _cross(m, p) * math.log(2): translatable("with the natural log: that is nats; use log2 for bits."),
     })
 
 
@@ -89,13 +92,14 @@ def check_below_the_floor(answer) -> Feedback:
     Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
     """
     return check_choice(answer, "B", explanations={
-        "A": "no model beats the source it models: KL(p||m) >= 0, so its cross-entropy rate H(p, m) is never "
-             "below the entropy rate H(p).",
-        "B": "KL(p||m) >= 0 holds on average, for an endless test text. 50 symbols is a short sample, and its "
-             "average surprisal can fall below the rate by chance (the source's own score on it can too); a "
-             "test text that was also in the training text does it as well. Measure on a long, unseen text.",
-        "C": "a KL divergence is never negative (Gibbs' inequality): the model must be scored wrongly, or on "
-             "too little or already seen text.",
+        "A": translatable("no model beats the source it models: KL(p||m) >= 0, so its cross-entropy rate H(p, m) "
+                          "is never below the entropy rate H(p)."),
+        "B": translatable("KL(p||m) >= 0 holds on average, for an endless test text. 50 symbols is a short sample, "
+                          "and its average surprisal can fall below the rate by chance (the source's own score on "
+                          "it can too); a test text that was also in the training text does it as well. Measure on "
+                          "a long, unseen text."),
+        "C": translatable("a KL divergence is never negative (Gibbs' inequality): the model must be scored "
+                          "wrongly, or on too little or already seen text."),
     })
 
 
@@ -110,12 +114,13 @@ def check_coded_bits_per_character(answer) -> Feedback:
     """
     size, chars = CODED_SIZE_EXERCISE["coded bytes"], CODED_SIZE_EXERCISE["characters"]
     return _check(answer, 8 * size / chars, {
-        size / chars: "by dividing bytes by characters: that is bytes per character; a byte is 8 bits.",
-        chars / size: "by dividing characters by bytes: that is characters per byte, the compression's "
-                      "reach, not its cost.",
-        chars / (8 * size): "by dividing characters by bits: that is characters per bit; turn it round.",
-        8 * size / chars * math.log(2): "by converting to nats; bits per character is the coded bits over "
-                                        "the characters.",
+        size / chars: translatable("by dividing bytes by characters: that is bytes per character; a byte is 8 bits."),
+        chars / size: translatable("by dividing characters by bytes: that is characters per byte, the "
+                                   "compression's reach, not its cost."),
+        chars / (8 * size): translatable("by dividing characters by bits: that is characters per bit; turn it "
+                                         "round."),
+        8 * size / chars * math.log(2): translatable("by converting to nats; bits per character is the coded bits "
+                                                     "over the characters."),
     })
 
 
@@ -130,8 +135,10 @@ def check_brown_bits_per_word(answer) -> Feedback:
     """
     pp = BROWN_PERPLEXITY
     return _check(answer, math.log2(pp), {
-        math.log(pp): "with the natural log: that is nats per word; bits need log2.",
-        math.log10(pp): "with log10; bits need log2.",
-        pp / 8: "by dividing by 8; the bits of a perplexity are its logarithm: 2 ** H = 247, so H = log2 247.",
-        1 / pp: "by inverting the perplexity: that is the geometric mean probability per word, not bits.",
+        math.log(pp): translatable("with the natural log: that is nats per word; bits need log2."),
+        math.log10(pp): translatable("with log10; bits need log2."),
+        pp / 8: translatable("by dividing by 8; the bits of a perplexity are its logarithm: 2 ** H = 247, so H = "
+                             "log2 247."),
+        1 / pp: translatable("by inverting the perplexity: that is the geometric mean probability per word, not "
+                             "bits."),
     })

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from lmcore.exercises.feedback import Feedback, check_number
+from lmcore.i18n import translatable
 
 __all__ = [
     "SIG_DIGITS",
@@ -55,12 +56,12 @@ def check_weighted_branching(answer) -> Feedback:
     (p, q), (a, b) = BRANCHING_EXERCISE["probabilities"], BRANCHING_EXERCISE["shares"]
     bits = -(a * math.log2(p) + b * math.log2(q))
     return _check(answer, 2**bits, {
-        a / p + b / q: "by averaging the inverse probabilities (2 and 32); perplexity averages their "
-                       "logarithms (the bits) and then goes back: 2 ** mean(bits).",
-        1 / (a * p + b * q): "by inverting the mean probability; perplexity inverts the geometric mean, "
-                             "2 ** mean(bits).",
-        bits: "by stopping at the cross-entropy in bits per token; perplexity is 2 to that power.",
-        math.exp(bits): "by raising e to a number of bits; bits go back with 2 ** H.",
+        a / p + b / q: translatable("by averaging the inverse probabilities (2 and 32); perplexity averages their "
+                                    "logarithms (the bits) and then goes back: 2 ** mean(bits)."),
+        1 / (a * p + b * q): translatable("by inverting the mean probability; perplexity inverts the geometric "
+                                          "mean, 2 ** mean(bits)."),
+        bits: translatable("by stopping at the cross-entropy in bits per token; perplexity is 2 to that power."),
+        math.exp(bits): translatable("by raising e to a number of bits; bits go back with 2 ** H."),
     })
 
 
@@ -78,14 +79,15 @@ def check_cross_entropy_bits(answer) -> Feedback:
     logs2 = [math.log2(model[w]) for w in words]
     bits = -sum(logs2) / len(words)
     return _check(answer, bits, {
-        bits * math.log(2): "with the natural log: that is nats per word; divide by ln 2 for bits.",
-        bits / math.log2(10): "with log10; use log2 for bits.",
-        -sum(logs2): "without dividing by N = 4: that is the whole text's information, not per word.",
-        -sum(math.log2(p) for p in model.values()) / len(model): "by scoring each word type once; A occurs "
-                                                                 "twice in the text and costs its bits twice.",
-        -sum(p * math.log2(p) for p in model.values()): "with the entropy of the model's own distribution; "
-                                                        "the cross-entropy scores the text that actually came.",
-        2**bits: "by giving the perplexity, 2 to the bits; the question asks for the bits.",
+        bits * math.log(2): translatable("with the natural log: that is nats per word; divide by ln 2 for bits."),
+        bits / math.log2(10): translatable("with log10; use log2 for bits."),
+        -sum(logs2): translatable("without dividing by N = 4: that is the whole text's information, not per word."),
+        -sum(math.log2(p) for p in model.values()) / len(model):
+            translatable("by scoring each word type once; A occurs twice in the text and costs its bits twice."),
+        -sum(p * math.log2(p) for p in model.values()):
+            translatable("with the entropy of the model's own distribution; the cross-entropy scores the text that "
+                         "actually came."),
+        2**bits: translatable("by giving the perplexity, 2 to the bits; the question asks for the bits."),
     })
 
 
@@ -101,10 +103,11 @@ def check_perplexity_after_gain(answer) -> Feedback:
     bits, gain = BITS_GAIN_EXERCISE["bits per token"], BITS_GAIN_EXERCISE["gain in bits per token"]
     before = 2**bits
     return _check(answer, 2 ** (bits - gain), {
-        before - gain: "by subtracting the bits from the perplexity; bits are an exponent: 2 ** (H - 0.5).",
-        math.exp(bits - gain): "with e ** H; H is in bits, so the perplexity is 2 ** H.",
-        before / 2: "by halving the perplexity: that is a gain of a whole bit; half a bit divides it by "
-                    "2 ** 0.5.",
+        before - gain: translatable("by subtracting the bits from the perplexity; bits are an exponent: 2 ** (H - "
+                                    "0.5)."),
+        math.exp(bits - gain): translatable("with e ** H; H is in bits, so the perplexity is 2 ** H."),
+        before / 2: translatable("by halving the perplexity: that is a gain of a whole bit; half a bit divides it "
+                                 "by 2 ** 0.5."),
     })
 
 
@@ -122,12 +125,14 @@ def check_one_surprising_token(answer) -> Feedback:
     n, usual, rare = data["tokens"], data["usual probability"], data["surprising probability"]
     mean_log = ((n - 1) * math.log(usual) + math.log(rare)) / n
     return _check(answer, math.exp(-mean_log), {
-        1 / usual: "by leaving the surprising token out; it costs 33 bits where the others cost 3.3, and "
-                   "perplexity averages the bits of every token.",
-        ((n - 1) / usual + 1 / rare) / n: "by averaging the inverse probabilities; perplexity averages their "
-                                          "logarithms and goes back: one rare token moves it only a little.",
-        -mean_log: "by stopping at the mean surprisal in nats; perplexity is e to that power.",
-        -mean_log / math.log(2): "by stopping at the mean surprisal in bits; perplexity is 2 to that power.",
+        1 / usual: translatable("by leaving the surprising token out; it costs 33 bits where the others cost 3.3, "
+                                "and perplexity averages the bits of every token."),
+        ((n - 1) / usual + 1 / rare) / n: translatable("by averaging the inverse probabilities; perplexity "
+                                                       "averages their logarithms and goes back: one rare token "
+                                                       "moves it only a little."),
+        -mean_log: translatable("by stopping at the mean surprisal in nats; perplexity is e to that power."),
+        -mean_log / math.log(2): translatable("by stopping at the mean surprisal in bits; perplexity is 2 to that "
+                                              "power."),
     })
 
 
@@ -143,10 +148,12 @@ def check_sentence_perplexity_with_eos(answer) -> Feedback:
     logs = [math.log(p) for p in EOS_EXERCISE_PROBS.values()]
     without_eos = logs[:2]
     return _check(answer, math.exp(-sum(logs) / 3), {
-        math.exp(-sum(without_eos) / 2): "by forgetting </s>: it is predicted (with P = 0.5) and counted, "
-                                         "so N = 3.",
-        math.exp(-sum(logs) / 2): "by scoring </s> but not counting it: N = 3 predicted tokens, not 2 words.",
-        math.exp(-sum(logs) / 4): "by counting <s> as well: <s> is given, never predicted, so it is not in N.",
+        math.exp(-sum(without_eos) / 2): translatable("by forgetting </s>: it is predicted (with P = 0.5) and "
+                                                      "counted, so N = 3."),
+        math.exp(-sum(logs) / 2): translatable("by scoring </s> but not counting it: N = 3 predicted tokens, not 2 "
+                                               "words."),
+        math.exp(-sum(logs) / 4): translatable("by counting <s> as well: <s> is given, never predicted, so it is "
+                                               "not in N."),
     })
 
 
@@ -163,11 +170,12 @@ def check_corpus_perplexity(answer) -> Feedback:
     all_logs = [math.log(p) for s in sentences for p in s]
     per_sentence = [math.exp(-sum(map(math.log, s)) / len(s)) for s in sentences]
     return _check(answer, math.exp(-sum(all_logs) / len(all_logs)), {
-        sum(per_sentence) / len(per_sentence): "by averaging the two sentence perplexities; corpus perplexity "
-                                               "pools all tokens: exp(-total log-prob / total tokens).",
-        math.exp(sum(math.log(p) for p in per_sentence) / 2): "with a geometric mean of sentence perplexities, "
-                                                                "which weighs a 2-token sentence like a "
-                                                                "4-token one.",
+        sum(per_sentence) / len(per_sentence): translatable("by averaging the two sentence perplexities; corpus "
+                                                            "perplexity pools all tokens: exp(-total log-prob / "
+                                                            "total tokens)."),
+        math.exp(sum(math.log(p) for p in per_sentence) / 2):
+            translatable("with a geometric mean of sentence perplexities, which weighs a 2-token sentence like a "
+                         "4-token one."),
     })
 
 
@@ -186,14 +194,15 @@ def check_bits_per_character(answer) -> Feedback:
     data = BITS_PER_CHARACTER_EXERCISE
     pp, n, chars = data["perplexity per token"], data["tokens N"], data["characters"]
     return _check(answer, n * math.log2(pp) / chars, {
-        math.log2(pp): "by stopping at bits per token, log2(512) = 9; the text's total bits, N x 9, "
-                       "are then shared among its characters.",
-        2 ** (n * math.log2(pp) / chars): "by giving the perplexity per character, 2 to the bits per character; "
-                                          "the question asks for the bits.",
-        n * math.log(pp) / chars: "with the natural log: that is nats per character; use log2 for bits.",
-        n * math.log10(pp) / chars: "with log10; use log2 for bits.",
-        pp * n / chars: "by dividing the perplexity by the characters per token; perplexities do not add up, "
-                        "bits do: convert to bits first.",
-        math.log2(pp) * chars / n: "by multiplying the bits per token by the characters per token; "
-                                   "divide: each token's bits are shared among its characters.",
+        math.log2(pp): translatable("by stopping at bits per token, log2(512) = 9; the text's total bits, N x 9, "
+                                    "are then shared among its characters."),
+        2 ** (n * math.log2(pp) / chars): translatable("by giving the perplexity per character, 2 to the bits per "
+                                                       "character; the question asks for the bits."),
+        n * math.log(pp) / chars: translatable("with the natural log: that is nats per character; use log2 for "
+                                               "bits."),
+        n * math.log10(pp) / chars: translatable("with log10; use log2 for bits."),
+        pp * n / chars: translatable("by dividing the perplexity by the characters per token; perplexities do not "
+                                     "add up, bits do: convert to bits first."),
+        math.log2(pp) * chars / n: translatable("by multiplying the bits per token by the characters per token; "
+                                                "divide: each token's bits are shared among its characters."),
     })

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.i18n import translatable
 
 __all__ = [
     "INTERPOLATION_EXERCISE",
@@ -39,12 +40,12 @@ def check_interpolated_probability(answer) -> Feedback:
     lambdas, probs = INTERPOLATION_EXERCISE["lambdas"], INTERPOLATION_EXERCISE["probs"]
     terms = [w * p for w, p in zip(lambdas, probs)]
     return check_number(answer, sum(terms), mistakes={
-        sum(w * p for w, p in zip(reversed(lambdas), probs)): "with the weights in reverse order: λ1 weighs "
-                                                              "the unigram estimate, λ3 the trigram one.",
-        sum(probs) / 3: "by averaging the three estimates: interpolation weighs each one by its λ.",
-        sum(terms[1:]): "by leaving out the unigram term λ1 P1 = 0.008; every order contributes.",
-        terms[2]: "with the trigram term alone; add λ1 P1 and λ2 P2.",
-        sum(probs): "by adding the estimates without their weights.",
+        sum(w * p for w, p in zip(reversed(lambdas), probs)):
+            translatable("with the weights in reverse order: λ1 weighs the unigram estimate, λ3 the trigram one."),
+        sum(probs) / 3: translatable("by averaging the three estimates: interpolation weighs each one by its λ."),
+        sum(terms[1:]): translatable("by leaving out the unigram term λ1 P1 = 0.008; every order contributes."),
+        terms[2]: translatable("with the trigram term alone; add λ1 P1 and λ2 P2."),
+        sum(probs): translatable("by adding the estimates without their weights."),
     }, sig_digits=3)
 
 
@@ -57,11 +58,13 @@ def check_rescue_choice(answer) -> Feedback:
     Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
     """
     return check_choice(answer, "B", explanations={
-        "A": "0.1 x 0.002 = 0.0002 > 0: the unigram weight rescues the word.",
-        "B": "with λ1 = 0 only the bigram and trigram estimates count, and both are 0, so the zero comes back "
-             "(and the perplexity is infinite). Only the unigram estimate is never 0, so λ1 must be > 0.",
-        "C": "even a small λ1 = 0.01 gives 0.01 x 0.002 = 0.00002 > 0: a small weight still rescues the word.",
-        "D": "the unigram alone gives 0.002 > 0; it ignores the context, but it never gives 0.",
+        "A": translatable("0.1 x 0.002 = 0.0002 > 0: the unigram weight rescues the word."),
+        "B": translatable("with λ1 = 0 only the bigram and trigram estimates count, and both are 0, so the zero "
+                          "comes back (and the perplexity is infinite). Only the unigram estimate is never 0, so "
+                          "λ1 must be > 0."),
+        "C": translatable("even a small λ1 = 0.01 gives 0.01 x 0.002 = 0.00002 > 0: a small weight still rescues "
+                          "the word."),
+        "D": translatable("the unigram alone gives 0.002 > 0; it ignores the context, but it never gives 0."),
     })
 
 
@@ -80,13 +83,13 @@ def check_em_step(answer) -> Feedback:
     weighted = [[w * p for w, p in zip(lambdas, row)] for row in rows]
     pooled = sum(row[0] for row in weighted) / sum(sum(row) for row in weighted)
     return check_number(answer, new[0], mistakes={
-        new[1]: "for λ2, the bigram's weight; the question asks for λ1, the unigram's.",
-        sum(row[0] for row in weighted) / len(rows): "by averaging λ1 P1 without dividing each by its token's "
-                                                     "mixed probability Σ_j λ_j P_j.",
-        pooled: "by dividing the summed λ1 P1 by the summed mixed probabilities; EM takes each token's share "
-                "first, then the mean of the shares.",
-        lambdas[0]: "by leaving λ1 where it started; one step moves it towards the order that explains "
-                    "the tokens better.",
+        new[1]: translatable("for λ2, the bigram's weight; the question asks for λ1, the unigram's."),
+        sum(row[0] for row in weighted) / len(rows):
+            translatable("by averaging λ1 P1 without dividing each by its token's mixed probability Σ_j λ_j P_j."),
+        pooled: translatable("by dividing the summed λ1 P1 by the summed mixed probabilities; EM takes each "
+                             "token's share first, then the mean of the shares."),
+        lambdas[0]: translatable("by leaving λ1 where it started; one step moves it towards the order that "
+                                 "explains the tokens better."),
     }, sig_digits=3)
 
 
@@ -103,12 +106,12 @@ def check_add_one_unseen_bigram(answer) -> Feedback:
     """
     c_h, size = ADD_K_EXERCISE["c_h"], ADD_K_EXERCISE["V"]
     return check_number(answer, 1 / (c_h + size), mistakes={
-        0.0: "with the MLE (no smoothing): add-one gives every unseen bigram a count of 1.",
-        1 / size: "without c(h) in the denominator: it is c(h) + |V| = 1,050, the history's count plus the "
-                  "|V| added ones.",
-        1 / (c_h + 1): "by adding 1 to the denominator: one is added to each of the |V| counts, so the "
-                       "denominator grows by |V|.",
-        1 / c_h: "with c(h) alone in the denominator: add |V| for the ones added to every count.",
+        0.0: translatable("with the MLE (no smoothing): add-one gives every unseen bigram a count of 1."),
+        1 / size: translatable("without c(h) in the denominator: it is c(h) + |V| = 1,050, the history's count "
+                               "plus the |V| added ones."),
+        1 / (c_h + 1): translatable("by adding 1 to the denominator: one is added to each of the |V| counts, so "
+                                    "the denominator grows by |V|."),
+        1 / c_h: translatable("with c(h) alone in the denominator: add |V| for the ones added to every count."),
     }, digits=6, sig_digits=3)
 
 
@@ -123,14 +126,14 @@ def check_add_k_unseen_mass(answer) -> Feedback:
     c_h, size, seen, k = (ADD_K_EXERCISE[key] for key in ("c_h", "V", "seen_types", "k"))
     unseen = size - seen
     return check_number(answer, k * unseen / (c_h + k * size), mistakes={
-        k * size / (c_h + k * size): "by counting all |V| words: the 20 seen words get their k too, but "
-                                     "only the 980 unseen ones count here.",
-        unseen / (c_h + size): "with k = 1 (add-one); the exercise adds k = 0.1.",
-        unseen / size: "with the fraction of the vocabulary never seen after h, which is not a probability "
-                       "mass: weigh it by k / (c(h) + k|V|) per word.",
-        k * unseen / c_h: "without k|V| in the denominator (a probability mass cannot exceed 1).",
-        k * unseen / (c_h + k * unseen): "by adding k only for the unseen words in the denominator: every "
-                                         "one of the |V| counts gets k.",
+        k * size / (c_h + k * size): translatable("by counting all |V| words: the 20 seen words get their k too, "
+                                                  "but only the 980 unseen ones count here."),
+        unseen / (c_h + size): translatable("with k = 1 (add-one); the exercise adds k = 0.1."),
+        unseen / size: translatable("with the fraction of the vocabulary never seen after h, which is not a "
+                                    "probability mass: weigh it by k / (c(h) + k|V|) per word."),
+        k * unseen / c_h: translatable("without k|V| in the denominator (a probability mass cannot exceed 1)."),
+        k * unseen / (c_h + k * unseen): translatable("by adding k only for the unseen words in the denominator: "
+                                                      "every one of the |V| counts gets k."),
     }, digits=4, sig_digits=2)
 
 
@@ -146,10 +149,10 @@ def check_rescued_token_bits(answer) -> Feedback:
     lambdas, probs = RESCUED_TOKEN_EXERCISE["lambdas"], RESCUED_TOKEN_EXERCISE["probs"]
     mixed = sum(w * p for w, p in zip(lambdas, probs))
     return check_number(answer, -math.log2(mixed), mistakes={
-        -math.log(mixed): "with the natural log: that is nats; divide by ln 2 for bits.",
-        -math.log10(mixed): "with log10; use log2 for bits.",
-        -math.log2(probs[0]): "with the unigram estimate alone: the mixture gives it only λ1 = 0.05 of its "
-                              "weight, so the token costs log2(1/0.05) = 4.32 bits more.",
-        -math.log2(lambdas[0]): "with the weight alone; multiply it by the unigram estimate.",
-        mixed: "by giving the probability λ1 P1; its surprisal is -log2 of it.",
+        -math.log(mixed): translatable("with the natural log: that is nats; divide by ln 2 for bits."),
+        -math.log10(mixed): translatable("with log10; use log2 for bits."),
+        -math.log2(probs[0]): translatable("with the unigram estimate alone: the mixture gives it only λ1 = 0.05 "
+                                           "of its weight, so the token costs log2(1/0.05) = 4.32 bits more."),
+        -math.log2(lambdas[0]): translatable("with the weight alone; multiply it by the unigram estimate."),
+        mixed: translatable("by giving the probability λ1 P1; its surprisal is -log2 of it."),
     }, sig_digits=3)

@@ -16,6 +16,7 @@ import math
 from collections import Counter
 
 from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.i18n import translatable
 
 __all__ = [
     "CLIPPING_EXERCISE",
@@ -53,13 +54,15 @@ def check_clipped_unigram_precision(answer) -> Feedback:
     """
     hyp, refs = CLIPPING_EXERCISE["hypothesis"], CLIPPING_EXERCISE["references"]
     return check_number(answer, _clipped(hyp, refs), sig_digits=3, mistakes={
-        _clipped(hyp, refs, clip="none"): 'without clipping: "the" is counted 3 times but a reference has it only '
-                                          'twice, and "cat" twice where a reference has it once; clip each count '
-                                          "at the reference's.",
-        2 / 6: "by dividing by the reference's length (6 words); precision divides by the hypothesis's n-grams (5).",
-        3 / 6: "by dividing the clipped matches by the reference's length; divide by the hypothesis's 5 words.",
-        2 / 5: 'by counting each matching word type once ("the", "cat"); a word counts as often as it appears, '
-               "up to the reference's count.",
+        _clipped(hyp, refs, clip="none"): translatable('without clipping: "the" is counted 3 times but a reference '
+                                                       'has it only twice, and "cat" twice where a reference has '
+                                                       "it once; clip each count at the reference's."),
+        2 / 6: translatable("by dividing by the reference's length (6 words); precision divides by the "
+                            "hypothesis's n-grams (5)."),
+        3 / 6: translatable("by dividing the clipped matches by the reference's length; divide by the hypothesis's "
+                            "5 words."),
+        2 / 5: translatable('by counting each matching word type once ("the", "cat"); a word counts as often as it '
+                            "appears, up to the reference's count."),
     })
 
 
@@ -75,11 +78,13 @@ def check_multi_reference_precision(answer) -> Feedback:
     """
     hyp, refs = MULTI_REFERENCE_EXERCISE["hypothesis"], MULTI_REFERENCE_EXERCISE["references"]
     return check_number(answer, _clipped(hyp, refs), sig_digits=3, mistakes={
-        _clipped(hyp, refs, clip="sum"): 'by clipping at the copies in all references together (3 for "a"); the '
-                                         "limit is the most copies in any single reference (2).",
-        _clipped(hyp, refs, clip="none"): "without clipping: the hypothesis has four a's, no reference more than two.",
-        _clipped(hyp, refs, clip="first"): "by clipping at the first reference only; every reference counts, "
-                                           "and the one with the most copies sets the limit.",
+        _clipped(hyp, refs, clip="sum"): translatable("by clipping at the copies in all references together (3 for "
+                                                      '"a"); the limit is the most copies in any single reference '
+                                                      "(2)."),
+        _clipped(hyp, refs, clip="none"): translatable("without clipping: the hypothesis has four a's, no "
+                                                       "reference more than two."),
+        _clipped(hyp, refs, clip="first"): translatable("by clipping at the first reference only; every reference "
+                                                        "counts, and the one with the most copies sets the limit."),
     })
 
 
@@ -100,12 +105,15 @@ def check_bleu_with_brevity(answer) -> Feedback:
         return 1.0 if c > r else math.exp(1 - r / c)
 
     return check_number(answer, bp(min(lengths, key=lambda r: (abs(r - c), r))) * geometric, sig_digits=3, mistakes={
-        geometric: "without the brevity penalty: c = 9 is shorter than r = 10, so multiply by exp(1 - 10/9).",
-        bp(max(lengths)) * geometric: "with r = 12, the longest reference; r is the reference length closest to c.",
-        bp(sum(lengths) / len(lengths)) * geometric: "with r = 11, the mean reference length; r is the length "
-                                                     "closest to c.",
-        bp(10) * sum(p) / len(p): "with the arithmetic mean of the p_n; BLEU takes their geometric mean.",
-        math.exp(1 - 9 / 10) * geometric: "with exp(1 - c/r); the penalty is exp(1 - r/c).",
+        geometric: translatable("without the brevity penalty: c = 9 is shorter than r = 10, so multiply by exp(1 - "
+                                "10/9)."),
+        bp(max(lengths)) * geometric: translatable("with r = 12, the longest reference; r is the reference length "
+                                                   "closest to c."),
+        bp(sum(lengths) / len(lengths)) * geometric:
+            translatable("with r = 11, the mean reference length; r is the length closest to c."),
+        bp(10) * sum(p) / len(p): translatable("with the arithmetic mean of the p_n; BLEU takes their geometric "
+                                               "mean."),
+        math.exp(1 - 9 / 10) * geometric: translatable("with exp(1 - c/r); the penalty is exp(1 - r/c)."),
     })
 
 
@@ -132,10 +140,12 @@ def check_corpus_bleu(answer) -> Feedback:
                    sum(s["c"] for s in sentences), sum(s["r"] for s in sentences))
     each = [score(s["matches"], s["totals"], s["c"], s["r"]) for s in sentences]
     return check_number(answer, pooled, sig_digits=3, mistakes={
-        sum(each) / len(each): "by averaging the two sentence scores (0.5 and 1); corpus BLEU adds up the "
-                               "matches and totals of all sentences first, then combines once.",
-        math.sqrt(each[0] * each[1]): "with the geometric mean of the sentence scores; pool the counts instead.",
-        (9 / 10 + 6 / 8) / 2: "with the arithmetic mean of p_1 and p_2; BLEU takes their geometric mean.",
+        sum(each) / len(each): translatable("by averaging the two sentence scores (0.5 and 1); corpus BLEU adds up "
+                                            "the matches and totals of all sentences first, then combines once."),
+        math.sqrt(each[0] * each[1]): translatable("with the geometric mean of the sentence scores; pool the "
+                                                   "counts instead."),
+        (9 / 10 + 6 / 8) / 2: translatable("with the arithmetic mean of p_1 and p_2; BLEU takes their geometric "
+                                           "mean."),
     })
 
 
@@ -150,11 +160,12 @@ def check_bleu_point_difference(answer) -> Feedback:
     """
     x, y = SCALE_EXERCISE.values()
     return check_number(answer, 100 * x - y, sig_digits=2, mistakes={
-        x - y: "by subtracting 29.5 from 0.31 as printed; X is on the 0-1 scale: 0.31 is 31 BLEU points.",
-        y - x: "by comparing 29.5 with 0.31 as printed; X is on the 0-1 scale: 0.31 is 31 BLEU points, "
-               "1.5 more than Y.",
-        y - 100 * x: "with Y - X; the question asks for X - Y (X is ahead).",
-        x - y / 100: "on the 0-1 scale; the question asks for BLEU points (0-100).",
+        x - y: translatable("by subtracting 29.5 from 0.31 as printed; X is on the 0-1 scale: 0.31 is 31 BLEU "
+                            "points."),
+        y - x: translatable("by comparing 29.5 with 0.31 as printed; X is on the 0-1 scale: 0.31 is 31 BLEU "
+                            "points, 1.5 more than Y."),
+        y - 100 * x: translatable("with Y - X; the question asks for X - Y (X is ahead)."),
+        x - y / 100: translatable("on the 0-1 scale; the question asks for BLEU points (0-100)."),
     })
 
 
@@ -167,12 +178,14 @@ def check_comparable_scores(answer) -> Feedback:
     Introduced in notebooks/06_bleu.ipynb, section "Check yourself".
     """
     return check_choice(answer, "C", explanations={
-        "A": "0.31 and 0.24 count different things: characters (zh) against words. A character is matched far "
-             "more easily than a word, so zh gives higher numbers for the same output; the difference says "
-             "nothing about the systems.",
-        "B": "word BLEU is usually lower, but by how much depends on the text and on the system; there is no "
-             "conversion factor. Only a rescoring with one tokenizer compares them.",
-        "C": "BLEU is comparable only with the same tokenization (and references, case, smoothing...): that is "
-             "what the signature is for. Rescore both outputs with one setting, e.g. tokenize='zh'.",
-        "D": "the numbers differ by 0.07, far more than rounding, but they are not comparable in the first place.",
+        "A": translatable("0.31 and 0.24 count different things: characters (zh) against words. A character is "
+                          "matched far more easily than a word, so zh gives higher numbers for the same output; "
+                          "the difference says nothing about the systems."),
+        "B": translatable("word BLEU is usually lower, but by how much depends on the text and on the system; "
+                          "there is no conversion factor. Only a rescoring with one tokenizer compares them."),
+        "C": translatable("BLEU is comparable only with the same tokenization (and references, case, "
+                          "smoothing...): that is what the signature is for. Rescore both outputs with one "
+                          "setting, e.g. tokenize='zh'."),
+        "D": translatable("the numbers differ by 0.07, far more than rounding, but they are not comparable in the "
+                          "first place."),
     })

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.i18n import tr, translatable
 
 __all__ = [
     "PARAMETER_EXERCISE",
@@ -39,7 +40,7 @@ def _check_count(answer, right: int, mistakes: dict[float, str]) -> Feedback:
     """A count is right only as the whole number itself."""
     if isinstance(answer, (int, float)) and not isinstance(answer, bool) and math.isfinite(answer) \
             and answer != round(answer):
-        return Feedback(False, f"Not yet: a count is a whole number, got {answer}.")
+        return Feedback(False, tr("Not yet: a count is a whole number, got {answer}.", answer=answer))
     return check_number(answer, right, digits=0, rel_tol=1e-12, mistakes=mistakes)
 
 
@@ -56,14 +57,15 @@ def check_parameter_count(answer) -> Feedback:
     v, k, d, h = (PARAMETER_EXERCISE[key] for key in ("vocabulary", "context", "dim", "hidden"))
     right = v * d + k * d * h + h + h * v + v
     return _check_count(answer, right, {
-        right - h - v: f"without the biases: b1 has one number per hidden unit ({h}) and b2 one per vocabulary "
-                       f"entry ({v}).",
-        v * d + d * h + h + h * v + v: f"with W1 as d x H; it reads all k = {k} embeddings side by side, "
-                                       f"so it is (k·d) x H = {k * d} x {h}.",
-        k * d * h + h + h * v + v: f"without the embedding table E: each of the {v} entries has its own {d} "
-                                   "numbers, and they are learned too.",
-        v * d * k + k * d * h + h + h * v + v: "with one embedding table per context position; the k positions "
-                                               "share one table E (|V| x d).",
+        # hints with numbers of the exercise in them: translated here, filled in, and shown as they are
+        right - h - v: tr("without the biases: b1 has one number per hidden unit ({h}) and b2 one per "
+                          "vocabulary entry ({v}).", h=h, v=v),
+        v * d + d * h + h + h * v + v: tr("with W1 as d x H; it reads all k = {k} embeddings side by side, so it "
+                                          "is (k·d) x H = {kd} x {h}.", k=k, kd=k * d, h=h),
+        k * d * h + h + h * v + v: tr("without the embedding table E: each of the {v} entries has its own {d} "
+                                      "numbers, and they are learned too.", v=v, d=d),
+        v * d * k + k * d * h + h + h * v + v: translatable("with one embedding table per context position; the k "
+                                                            "positions share one table E (|V| x d)."),
     })
 
 
@@ -80,11 +82,14 @@ def check_bits_per_character_from_perplexity(answer) -> Feedback:
     pp, n, c = (UNIT_EXERCISE[key] for key in ("perplexity", "tokens", "characters"))
     bits = math.log2(pp)
     return check_number(answer, bits * n / c, sig_digits=SIG_DIGITS, mistakes={
-        math.log(pp) * n / c: "with the natural log: that is nats per character; bits need log2.",
-        bits: "by stopping at the bits per token; spread the total over the characters: × 10,000 / 42,000.",
-        bits * c / n: "by turning the ratio round: the total is bits per token × tokens, divided by characters.",
-        pp * n / c: "by scaling the perplexity itself; scale its logarithm, the bits per token.",
-        pp ** (n / c): "with the perplexity per character, 40 ** (10,000 / 42,000); its log2 is the answer.",
+        math.log(pp) * n / c: translatable("with the natural log: that is nats per character; bits need log2."),
+        bits: translatable("by stopping at the bits per token; spread the total over the characters: × 10,000 / "
+                           "42,000."),
+        bits * c / n: translatable("by turning the ratio round: the total is bits per token × tokens, divided by "
+                                   "characters."),
+        pp * n / c: translatable("by scaling the perplexity itself; scale its logarithm, the bits per token."),
+        pp ** (n / c): translatable("with the perplexity per character, 40 ** (10,000 / 42,000); its log2 is the "
+                                    "answer."),
     })
 
 
@@ -100,12 +105,12 @@ def check_which_predicts_better(answer) -> Feedback:
     Introduced in notebooks/07_neural_models.ipynb, section "Check yourself".
     """
     return check_choice(answer, "A", explanations={
-        "A": "the word model needs log2(150) · 1,100 / 5,600 = 1.4199 bits per character, the character "
-             "model log2(2.9) = 1.5361: the word model predicts this text better.",
-        "B": "2.9 is a perplexity per character and 150 one per word: different units. Per character of the "
-             "same text, the word model needs 1.4199 bits and the character model 1.5361.",
-        "C": "they can be compared: both describe the same text, so divide each one's total bits by its "
-             "5,600 characters: 1.4199 against 1.5361 bits per character.",
+        "A": translatable("the word model needs log2(150) · 1,100 / 5,600 = 1.4199 bits per character, the "
+                          "character model log2(2.9) = 1.5361: the word model predicts this text better."),
+        "B": translatable("2.9 is a perplexity per character and 150 one per word: different units. Per character "
+                          "of the same text, the word model needs 1.4199 bits and the character model 1.5361."),
+        "C": translatable("they can be compared: both describe the same text, so divide each one's total bits by "
+                          "its 5,600 characters: 1.4199 against 1.5361 bits per character."),
     })
 
 
@@ -121,11 +126,12 @@ def check_forward_passes(answer) -> Feedback:
     n, w, s = (PASSES_EXERCISE[key] for key in ("tokens", "window", "stride"))
     right = 1 + math.ceil((n - w) / s)
     return _check_count(answer, right, {
-        n / s: "by dividing the text by the stride; the last window already ends at token 1,000 when it "
-               "starts at 900, so windows start at 0, 25, ..., 900.",
-        (n - w) / s: "without the first window: windows start at 0, 25, ..., 900, which is 900 / 25 + 1.",
-        n / w: "with disjoint chunks; a stride of 25 starts a new window every 25 tokens.",
-        n - w + 1: "with a stride of 1; here the window moves 25 tokens at a time.",
+        n / s: translatable("by dividing the text by the stride; the last window already ends at token 1,000 when "
+                            "it starts at 900, so windows start at 0, 25, ..., 900."),
+        (n - w) / s: translatable("without the first window: windows start at 0, 25, ..., 900, which is 900 / 25 + "
+                                  "1."),
+        n / w: translatable("with disjoint chunks; a stride of 25 starts a new window every 25 tokens."),
+        n - w + 1: translatable("with a stride of 1; here the window moves 25 tokens at a time."),
     })
 
 
@@ -142,11 +148,12 @@ def check_full_context_share(answer) -> Feedback:
     k, w = CHUNK_EXERCISE["context"], CHUNK_EXERCISE["window"]
     right = (w - k) / w
     return check_number(answer, right, sig_digits=SIG_DIGITS, mistakes={
-        k / w: "with the share that lacks some context; the question asks for those with all 10 tokens.",
-        (w - k - 1) / w: "one short: position 10 of a chunk has exactly 10 tokens before it (0 to 9), enough; "
-                         "positions 10 and 11 both see all 10.",
-        (w - k + 1) / w: "one too many: position 9 has only 9 tokens before it in its chunk.",
-        100 * right: "as a percentage; give a fraction between 0 and 1.",
+        k / w: translatable("with the share that lacks some context; the question asks for those with all 10 "
+                            "tokens."),
+        (w - k - 1) / w: translatable("one short: position 10 of a chunk has exactly 10 tokens before it (0 to 9), "
+                                      "enough; positions 10 and 11 both see all 10."),
+        (w - k + 1) / w: translatable("one too many: position 9 has only 9 tokens before it in its chunk."),
+        100 * right: translatable("as a percentage; give a fraction between 0 and 1."),
     })
 
 
@@ -157,11 +164,11 @@ def check_contaminated_test(answer) -> Feedback:
     Introduced in notebooks/07_neural_models.ipynb, section "Check yourself".
     """
     return check_choice(answer, "B", explanations={
-        "A": "a better model would be better on fresh text of the same kind too; a gap this large between "
-             "two samples of one kind of text points at the samples, not at the model.",
-        "B": "a test text seen in training is predicted from memory (chapter 4's memoriser: 3.73 on its "
-             "training text, infinite on new text). Large models read much of the web, which may hold the "
-             "benchmark: check for overlap (contamination) before trusting the number.",
-        "C": "perplexity per token is per token whatever the length; a long test text only makes the estimate "
-             "more reliable (chapter 3).",
+        "A": translatable("a better model would be better on fresh text of the same kind too; a gap this large "
+                          "between two samples of one kind of text points at the samples, not at the model."),
+        "B": translatable("a test text seen in training is predicted from memory (chapter 4's memoriser: 3.73 on "
+                          "its training text, infinite on new text). Large models read much of the web, which may "
+                          "hold the benchmark: check for overlap (contamination) before trusting the number."),
+        "C": translatable("perplexity per token is per token whatever the length; a long test text only makes the "
+                          "estimate more reliable (chapter 3)."),
     })

@@ -1,4 +1,5 @@
-"""What every explorer shares: the display hook and a few small HTML and layout helpers.
+"""What every explorer shares: the display hook, a few small HTML and layout helpers, and
+:class:`Message`, a result's English sentence that an explorer shows in the course's language.
 
 The explorer modules (:mod:`~lmcore.widgets.probability`, :mod:`~lmcore.widgets.lambdas`,
 :mod:`~lmcore.widgets.branching`, :mod:`~lmcore.widgets.fairness`) import these by
@@ -19,8 +20,11 @@ from collections.abc import Iterable, Sequence
 
 import ipywidgets as widgets
 
-__all__ = ["INFINITY", "STATIC_NOTE", "SLIDER_TRACK_PX", "Explorer", "static_html", "format_number", "span",
-           "table_html", "notes_html", "readable", "help_box", "picture_layout", "slider_layout"]
+from lmcore.i18n import tr, translatable
+
+__all__ = ["INFINITY", "STATIC_NOTE", "SLIDER_TRACK_PX", "Explorer", "Message", "localised", "static_html",
+           "format_number", "span", "table_html", "notes_html", "readable", "help_box", "picture_layout",
+           "slider_layout"]
 
 INFINITY = "∞"
 
@@ -44,19 +48,58 @@ class Explorer:
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = f"{type(self).__name__}: an interactive widget (run the notebook in Jupyter to use it)"
+        bundle["text/plain"] = tr("{name}: an interactive widget (run the notebook in Jupyter to use it)",
+                                  name=type(self).__name__)
         bundle["text/html"] = static_html(self.widget)
         return bundle
 
 
-STATIC_NOTE = ("A picture of the explorer as it starts. Run the notebook in Jupyter (or open it on Binder) "
-               "to move its controls.")
+class Message(str):
+    """A sentence of a result, in English, that remembers how it was made, so that an
+    explorer can show it in the course's language (:func:`localised`).
+
+    It is the English ``template`` with its ``fields`` filled in, and is a ``str`` in every
+    way: what a result holds, prints, compares and raises stays English in both editions of
+    the course. Mark the template for translation where it is written, as
+    ``Message(translatable("..."), field=value)``; a field that is a ``Message`` itself (a
+    name, a part of the sentence) is shown in the course's language too.
+
+    >>> note = Message(translatable("{n} of {total:,} tokens"), n=3, total=1200)
+    >>> note, note == "3 of 1,200 tokens", localised(note)
+    ('3 of 1,200 tokens', True, '3 of 1,200 tokens')
+    """
+
+    template: str
+    fields: dict
+
+    def __new__(cls, template: str, /, **fields):
+        message = super().__new__(cls, template.format(**fields) if fields else template)
+        message.template, message.fields = template, fields
+        return message
+
+
+def localised(text: str) -> str:
+    """``text`` as the course's language shows it: a :class:`Message` from its template's
+    translation and its fields (each localised in turn), other text by :func:`~lmcore.i18n.tr`.
+
+    >>> localised(Message("{outcome} happens", outcome=Message("rain")))
+    'rain happens'
+    """
+    if isinstance(text, Message):
+        return tr(text.template, **{name: localised(value) if isinstance(value, Message) else value
+                                    for name, value in text.fields.items()})
+    return tr(text)
+
+
+STATIC_NOTE = translatable("A picture of the explorer as it starts. Run the notebook in Jupyter (or open it on "
+                           "Binder) to move its controls.")
 
 
 def static_html(widget: widgets.Widget) -> str:
     """A static HTML picture of ``widget`` as it is now: boxes as rows and columns, ``HTML``
     widgets as their HTML, images inline (base64), sliders and menus as "label: value",
-    buttons greyed out; a note above says how to make it live.
+    buttons greyed out; a note above (:data:`STATIC_NOTE`, in the course's language) says how
+    to make it live.
 
     >>> box = widgets.VBox([widgets.FloatSlider(value=0.25, description="λ1"), widgets.HTML("<b>PP</b>")])
     >>> print(static_html(box).replace(STATIC_NOTE, "NOTE"))  # doctest: +NORMALIZE_WHITESPACE
@@ -65,7 +108,7 @@ def static_html(widget: widgets.Widget) -> str:
     <b>0.25</b></div><b>PP</b></div></div>
     """
     return (f'<div class="lmcore-static" style="border-left: 3px solid #ddd; padding-left: 8px">'
-            f'<p style="font-size: 90%; color: #555"><i>{STATIC_NOTE}</i></p>'
+            f'<p style="font-size: 90%; color: #555"><i>{tr(STATIC_NOTE)}</i></p>'
             f"{_static_part(widget)}</div>")
 
 
@@ -86,8 +129,9 @@ def _static_part(widget: widgets.Widget) -> str:
             return ""
         picture = base64.b64encode(widget.value).decode("ascii")
         width = widget.layout.width or "auto"
+        alt = html.escape(tr("the explorer's figure as it starts"), quote=False).replace('"', "&quot;")
         return (f'<img src="data:image/{widget.format};base64,{picture}" style="width: {width}; height: auto" '
-                f'alt="the explorer\'s figure as it starts">')
+                f'alt="{alt}">')
     label = html.escape(widget.description) + ": " if getattr(widget, "description", "") else ""
     if isinstance(widget, (widgets.FloatSlider, widgets.IntSlider)):
         value = format(widget.value, widget.readout_format)
@@ -127,12 +171,13 @@ def table_html(columns: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
 
 
 def notes_html(notes: Iterable[str]) -> str:
-    """Plain-text notes as escaped ``<p class="lmcore-message">`` paragraphs.
+    """Plain-text notes as escaped ``<p class="lmcore-message">`` paragraphs, each in the
+    course's language (:func:`localised`).
 
     >>> notes_html(["p < q"])
     '<p class="lmcore-message">p &lt; q</p>'
     """
-    return "".join(f'<p class="lmcore-message">{html.escape(note)}</p>' for note in notes)
+    return "".join(f'<p class="lmcore-message">{html.escape(localised(note))}</p>' for note in notes)
 
 
 def readable(text: str, max_width: str | None = None) -> str:

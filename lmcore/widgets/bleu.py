@@ -29,6 +29,7 @@ import ipywidgets as widgets
 
 from lmcore import bleu
 from lmcore.bleu_signature import check_max_order
+from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, span, table_html
 
 __all__ = ["MAX_REFERENCES", "BleuPreset", "BLEU_PRESETS", "BleuReport", "bleu_report", "bleu_html", "BleuExplorer"]
@@ -51,16 +52,19 @@ class BleuPreset:
 
 
 BLEU_PRESETS: dict[str, BleuPreset] = {
-    "course example 1: 0.4082": BleuPreset("我 是 一位 老师", ("我 是 一个 学生",), "none", 2),
-    "course example 2: two references, 0.7071": BleuPreset("我 是 一位 老师", ("我 是 一个 学生", "我 是 一位 学生 。"),
-                                                           "none", 2),
-    "course example 3, 2nd sentence: p₂ = 0": BleuPreset("跟我 学 深度学习", ("跟我 一起 学 机器学习",), "none", 2),
-    "clipping: the the the": BleuPreset("the the the the the the the", ("the cat is on the mat",
-                                                                         "there is a cat on the mat"), "13a", 1),
-    "too short: A B (brevity penalty)": BleuPreset("A B", ("A B C D E F",), "13a", 2),
-    "unspaced Chinese: try zh, char, 13a": BleuPreset("我是一位老师", ("我是一个学生",), "zh", 2),
+    translatable("course example 1: 0.4082"): BleuPreset("我 是 一位 老师", ("我 是 一个 学生",), "none", 2),
+    translatable("course example 2: two references, 0.7071"): BleuPreset(
+        "我 是 一位 老师", ("我 是 一个 学生", "我 是 一位 学生 。"), "none", 2),
+    translatable("course example 3, 2nd sentence: p₂ = 0"): BleuPreset("跟我 学 深度学习", ("跟我 一起 学 机器学习",),
+                                                                      "none", 2),
+    translatable("clipping: the the the"): BleuPreset("the the the the the the the", ("the cat is on the mat",
+                                                                                      "there is a cat on the mat"),
+                                                      "13a", 1),
+    translatable("too short: A B (brevity penalty)"): BleuPreset("A B", ("A B C D E F",), "13a", 2),
+    translatable("unspaced Chinese: try zh, char, 13a"): BleuPreset("我是一位老师", ("我是一个学生",), "zh", 2),
 }
-"""The course's examples (chapter 6), by name; the explorer starts from one of them."""
+"""The course's examples (chapter 6), by name; the explorer starts from one of them. The names are
+the menu's values; the menu shows each in the course's language (``tr(name)``)."""
 
 
 @dataclass(frozen=True)
@@ -131,28 +135,32 @@ def bleu_report(hypothesis: str, references: Sequence[str], *, tokenize: str = "
         hyp_tokens = bleu.bleu_tokens(hypothesis, tokenize)
         ref_tokens = [bleu.bleu_tokens(reference, tokenize) for reference in used]
     if caught:
-        messages.append(f"A sentence is Chinese without spaces, and tokenize={tokenize!r} splits only at spaces "
-                        "(and punctuation), so it is one single token. Choose zh or char to score it character by "
-                        "character, or put spaces between the words.")
+        messages.append(tr("A sentence is Chinese without spaces, and tokenize={tokenize} splits only at spaces "
+                           "(and punctuation), so it is one single token. Choose zh or char to score it character "
+                           "by character, or put spaces between the words.", tokenize=repr(tokenize)))
     elif tokenize not in ("zh", "char") and any(_CJK.search(t) and _LATIN.search(t) for t in [hypothesis, *used]):
-        messages.append(f"Mixed scripts: with tokenize={tokenize!r}, Chinese characters between two spaces count as "
-                        "one token; zh splits them into characters and keeps the rest as 13a does.")
+        messages.append(tr("Mixed scripts: with tokenize={tokenize}, Chinese characters between two spaces count "
+                           "as one token; zh splits them into characters and keeps the rest as 13a does.",
+                           tokenize=repr(tokenize)))
     if not used:
-        messages.insert(0, "Type at least one reference: BLEU compares the hypothesis with reference translations.")
+        messages.insert(0, tr("Type at least one reference: BLEU compares the hypothesis with reference "
+                              "translations."))
         return BleuReport(tuple(hyp_tokens), (), (), tokenize, max_order, (), None, None, None, tuple(messages))
     if not hyp_tokens:
-        messages.insert(0, "The hypothesis is empty: c = 0, so the brevity penalty is 0 and BLEU is 0.")
+        messages.insert(0, tr("The hypothesis is empty: c = 0, so the brevity penalty is 0 and BLEU is 0."))
     rows = bleu.ngram_table(hyp_tokens, ref_tokens, max_order=max_order)
     result = bleu.sentence_bleu(hyp_tokens, ref_tokens, max_order=max_order)
     result = bleu.bleu_from_stats(result.stats, nrefs=len(used), tokenize=tokenize)  # the signature of this input
     stats = result.stats
     order = next((n for n, m in enumerate(stats.matches, start=1) if m == 0), None)
     if hyp_tokens and order is not None and stats.totals[order - 1] == 0:
-        messages.append(f"The hypothesis has {stats.hyp_len} token(s), so no {order}-grams at all: with N = "
-                        f"{max_order}, unsmoothed BLEU is 0 (lower N, or see sacrebleu's effective order).")
+        messages.append(tr("The hypothesis has {count} token(s), so no {order}-grams at all: with N = {max_order}, "
+                           "unsmoothed BLEU is 0 (lower N, or see sacrebleu's effective order).",
+                           count=stats.hyp_len, order=order, max_order=max_order))
     elif hyp_tokens and order is not None:
-        messages.append(f"No {order}-gram of the hypothesis is in any reference, so p_{order} = 0 and the geometric "
-                        "mean is 0: unsmoothed BLEU is 0 (smoothing, in chapter 6's \"Going further\", avoids it).")
+        messages.append(tr("No {order}-gram of the hypothesis is in any reference, so p_{order} = 0 and the "
+                           "geometric mean is 0: unsmoothed BLEU is 0 (smoothing, in chapter 6's \"Going "
+                           "further\", avoids it).", order=order))
     metric = _sacrebleu_metric(tokenize, max_order)
     sacre, sacre_signature = None, None
     if metric is not None:
@@ -169,8 +177,8 @@ def bleu_report(hypothesis: str, references: Sequence[str], *, tokenize: str = "
 
 def _tokens_html(tokens: Sequence[str]) -> str:
     shown = " | ".join(html.escape(token) for token in tokens[:TOKENS_SHOWN])
-    more = f" … (+{len(tokens) - TOKENS_SHOWN:,} more)" if len(tokens) > TOKENS_SHOWN else ""
-    return f"<code>{shown}</code>{more}" if tokens else "<i>(no tokens)</i>"
+    more = tr(" … (+{count:,} more)", count=len(tokens) - TOKENS_SHOWN) if len(tokens) > TOKENS_SHOWN else ""
+    return f"<code>{shown}</code>{more}" if tokens else f"<i>{tr('(no tokens)')}</i>"
 
 
 def _ngram_rows(report: BleuReport) -> tuple[list[list[str]], list[str]]:
@@ -181,17 +189,18 @@ def _ngram_rows(report: BleuReport) -> tuple[list[list[str]], list[str]]:
             continue
         limit = max(row.ref_counts)
         if not limit:
-            cell = "0 (in no reference)"
+            cell = tr("0 (in no reference)")
         elif row.clipped_count < row.count:
-            cell = f"<b>{row.clipped_count}</b> (clipped)"
+            cell = tr("<b>{count}</b> (clipped)", count=row.clipped_count)
         else:
             cell = str(row.clipped_count)
         rows.append([str(row.order), html.escape(" ".join(row.ngram)), str(row.count),
                      *(str(count) for count in row.ref_counts), str(limit), cell])
     for order, count in shown.items():
         if count > ROWS_SHOWN_PER_ORDER:
-            notes.append(f"The table shows the first {ROWS_SHOWN_PER_ORDER} of {count:,} distinct {order}-grams; "
-                         "the counts and the scores below use all of them.")
+            notes.append(tr("The table shows the first {shown} of {count:,} distinct {order}-grams; the counts "
+                            "and the scores below use all of them.", shown=ROWS_SHOWN_PER_ORDER, count=count,
+                            order=order))
     return rows, notes
 
 
@@ -203,34 +212,41 @@ def bleu_html(report: BleuReport) -> str:
     >>> "0.4082" in bleu_html(bleu_report("我 是 一位 老师", ["我 是 一个 学生"], tokenize="none", max_order=2))
     True
     """
-    parts = [f"<div>hypothesis ({len(report.hyp_tokens)} tokens): {_tokens_html(report.hyp_tokens)}</div>"]
+    parts = [f"<div>{tr('hypothesis ({count} tokens):', count=len(report.hyp_tokens))} "
+             f"{_tokens_html(report.hyp_tokens)}</div>"]
     for number, tokens in zip(report.reference_numbers, report.ref_tokens):
-        parts.append(f"<div>reference {number} ({len(tokens)} tokens): {_tokens_html(tokens)}</div>")
+        parts.append(f"<div>{tr('reference {number} ({count} tokens):', number=number, count=len(tokens))} "
+                     f"{_tokens_html(tokens)}</div>")
     result = report.result
     if result is None:
         return "".join(parts) + notes_html(report.messages)
     table_rows, table_notes = _ngram_rows(report)
-    columns = ["n", "n-gram", "count in hypothesis", *(f"in ref {n}" for n in report.reference_numbers),
-               "clip at (most in one ref)", "clipped count"]
-    parts.append(table_html(columns, table_rows) if table_rows else "<p><i>(no n-grams)</i></p>")
+    columns = ["n", tr("n-gram"), tr("count in hypothesis"),
+               *(tr("in ref {number}", number=n) for n in report.reference_numbers),
+               tr("clip at (most in one ref)"), tr("clipped count")]
+    parts.append(table_html(columns, table_rows) if table_rows else f"<p><i>{tr('(no n-grams)')}</i></p>")
     parts.append(notes_html(table_notes))
     stats = result.stats
     order_rows = [[f"p<sub>{n}</sub>", str(m), str(t), span(f"lmcore-p{n}", format_number(p) if t else "—"),
                    f"{w:.4f}"]
                   for n, (m, t, p, w) in enumerate(zip(stats.matches, stats.totals, result.precisions,
                                                        result.weights), start=1)]
-    parts.append(table_html(["order", "clipped matches", "hypothesis n-grams", "p<sub>n</sub>", "weight"],
-                            order_rows))
+    parts.append(table_html([tr("order"), tr("clipped matches"), tr("hypothesis n-grams"), "p<sub>n</sub>",
+                             tr("weight")], order_rows))
     bp_formula = "1 (c > r)" if stats.hyp_len > stats.ref_len else (
         f"exp(1 − {stats.ref_len}/{stats.hyp_len})" if stats.hyp_len else "0 (c = 0)")
-    parts.append(f"<p>c = {stats.hyp_len} hypothesis tokens, r = {stats.ref_len} (the closest reference length); "
-                 f"brevity penalty BP = {bp_formula} = {span('lmcore-bp', format_number(result.brevity_penalty))}</p>")
+    bp = span("lmcore-bp", format_number(result.brevity_penalty))
+    parts.append("<p>" + tr("c = {c} hypothesis tokens, r = {r} (the closest reference length); brevity penalty "
+                            "BP = {formula} = {bp}", c=stats.hyp_len, r=stats.ref_len, formula=bp_formula, bp=bp)
+                 + "</p>")
     score = (f"<p><b>BLEU = {span('lmcore-bleu-score', format_number(result.score))}</b> "
-             f"(0-100 scale: {span('lmcore-bleu-score100', f'{result.score100:.2f}')})")
+             + tr("(0-100 scale: {score})", score=span("lmcore-bleu-score100", f"{result.score100:.2f}")))
     if report.sacrebleu_score is not None:
-        agree = abs(report.sacrebleu_score - result.score100) < 1e-9
-        score += (f"; sacrebleu: {span('lmcore-sacrebleu-score', f'{report.sacrebleu_score:.2f}')} "
-                  f"(its 0-100 scale; {'the same' if agree else 'DIFFERENT'})")
+        sacre = span("lmcore-sacrebleu-score", f"{report.sacrebleu_score:.2f}")
+        if abs(report.sacrebleu_score - result.score100) < 1e-9:
+            score += tr("; sacrebleu: {score} (its 0-100 scale; the same)", score=sacre)
+        else:
+            score += tr("; sacrebleu: {score} (its 0-100 scale; DIFFERENT)", score=sacre)
     parts.append(score + "</p>")
     signatures = f"lmcore: <code>{html.escape(result.signature.format(short=True))}</code>"
     if report.sacrebleu_signature:
@@ -242,7 +258,19 @@ def bleu_html(report: BleuReport) -> str:
 
 # --- wiring ---------------------------------------------------------------------------------
 
-_BLEU_HELP = (
+
+def _shown_options(names) -> list:
+    """A menu's options for ``names``, each shown as ``tr(name)`` with the name itself as its value:
+    (shown, name) pairs, or the names alone where every one reads as itself (English).
+
+    >>> _shown_options(["clipping: the the the"])
+    ['clipping: the the the']
+    """
+    pairs = [(tr(name), name) for name in names]
+    return [name for _, name in pairs] if all(shown == name for shown, name in pairs) else pairs
+
+
+_BLEU_HELP = translatable(
     "<b>BLEU, count by count.</b> Edit the hypothesis (a system's translation) and up to four references "
     "(human translations), or pick a preset. Every n-gram of the hypothesis is counted, and its count is "
     "<i>clipped</i> at the most copies in any one reference; p<sub>n</sub> = clipped matches / hypothesis "
@@ -276,14 +304,15 @@ class BleuExplorer(Explorer):
                 raise TypeError(f"presets[{name!r}] must be a BleuPreset with at most {MAX_REFERENCES} references")
         self.result: BleuReport | None = None
         style, wide = {"description_width": "7em"}, widgets.Layout(width="46em")
-        self.preset = widgets.Dropdown(options=list(self.presets), value=preset, description="preset", style=style,
-                                       layout=widgets.Layout(width="30em"))
-        self.hypothesis = widgets.Text(description="hypothesis", continuous_update=True, style=style, layout=wide)
-        self.references = [widgets.Text(description=f"reference {i + 1}", continuous_update=True, style=style,
-                                        layout=wide) for i in range(MAX_REFERENCES)]
-        self.tokenize = widgets.Dropdown(options=list(bleu.TOKENIZERS), description="tokenize", style=style,
+        self.preset = widgets.Dropdown(options=_shown_options(self.presets), value=preset, description=tr("preset"),
+                                       style=style, layout=widgets.Layout(width="30em"))
+        self.hypothesis = widgets.Text(description=tr("hypothesis"), continuous_update=True, style=style,
+                                       layout=wide)
+        self.references = [widgets.Text(description=tr("reference {number}", number=i + 1), continuous_update=True,
+                                        style=style, layout=wide) for i in range(MAX_REFERENCES)]
+        self.tokenize = widgets.Dropdown(options=list(bleu.TOKENIZERS), description=tr("tokenize"), style=style,
                                          layout=widgets.Layout(width="16em"))
-        self.max_order = widgets.Dropdown(options=[1, 2, 3, 4], description="max order N", style=style,
+        self.max_order = widgets.Dropdown(options=[1, 2, 3, 4], description=tr("max order N"), style=style,
                                           layout=widgets.Layout(width="16em"))
         self.output = widgets.HTML()
         for control, css in [(self.preset, "lmcore-bleu-preset"), (self.hypothesis, "lmcore-bleu-hypothesis"),
@@ -293,7 +322,7 @@ class BleuExplorer(Explorer):
         for i, box in enumerate(self.references):
             box.add_class("lmcore-bleu-reference")
             box.add_class(f"lmcore-bleu-reference{i + 1}")
-        self.widget = widgets.VBox([help_box(_BLEU_HELP), self.preset, self.hypothesis, *self.references,
+        self.widget = widgets.VBox([help_box(tr(_BLEU_HELP)), self.preset, self.hypothesis, *self.references,
                                     widgets.HBox([self.tokenize, self.max_order]), self.output])
         self.widget.add_class("lmcore-bleu-explorer")
         self._holding = False
@@ -323,7 +352,7 @@ class BleuExplorer(Explorer):
             report = bleu_report(self.hypothesis.value, [box.value for box in self.references],
                                  tokenize=self.tokenize.value, max_order=self.max_order.value)
         except Exception as error:  # an explorer shows a message, never a traceback
-            self.output.value = notes_html([f"Could not score this input: {error}"])
+            self.output.value = notes_html([tr("Could not score this input: {error}", error=error)])
             self.result = None
             return
         self.output.value = bleu_html(report)

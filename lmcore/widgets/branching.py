@@ -24,6 +24,7 @@ import matplotlib.transforms as mtransforms
 import numpy as np
 
 from lmcore import info, plots
+from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import Explorer, format_number, help_box, picture_layout, readable, slider_layout, span
 
 __all__ = ["BranchingReport", "branching_factor", "branching_html", "branching_figure", "outcome_ticks",
@@ -91,14 +92,15 @@ def branching_html(report: BranchingReport) -> str:
     >>> "10.0000" in branching_html(branching_factor(10))
     True
     """
-    others = (f", each of the other {report.k - 1}: {report.p[1]:.4f}" if report.k > 1 else "")
+    others = (tr(", each of the other {n}: {p:.4f}", n=report.k - 1, p=report.p[1]) if report.k > 1 else "")
     lines = [
-        (f"{report.k} outcomes; outcome 1 has probability {span('lmcore-top-probability', f'{report.p[0]:.4f}')}"
-         f"{others}"),
-        (f"Entropy H = {span('lmcore-entropy', format_number(report.entropy))} bits "
-         f"(a uniform choice among {report.k}: log₂ {report.k} = {report.max_entropy:.4f} bits)"),
-        (f"Perplexity 2<sup>H</sup> = {span('lmcore-perplexity', format_number(report.perplexity))}: "
-         "as uncertain as a fair choice among that many outcomes"),
+        tr("{k} outcomes; outcome 1 has probability {p}{others}", k=report.k,
+           p=span("lmcore-top-probability", f"{report.p[0]:.4f}"), others=others),
+        tr("Entropy H = {entropy} bits (a uniform choice among {k}: log₂ {k} = {max_entropy:.4f} bits)",
+           entropy=span("lmcore-entropy", format_number(report.entropy)), k=report.k,
+           max_entropy=report.max_entropy),
+        tr("Perplexity 2<sup>H</sup> = {perplexity}: as uncertain as a fair choice among that many outcomes",
+           perplexity=span("lmcore-perplexity", format_number(report.perplexity))),
     ]
     return f"<ul>{''.join(f'<li>{line}</li>' for line in lines)}</ul>"
 
@@ -121,23 +123,23 @@ def _show_outcomes(ax, k: int) -> None:
 
 
 def branching_figure(report: BranchingReport):
-    """Bars of the report's distribution, outcome 1 first. The caller closes it.
+    """Bars of the report's distribution, outcome 1 first, labelled in the course's language. The caller closes it.
 
     >>> fig = branching_figure(branching_factor(30, 0.5)); [t.get_text() for t in fig.axes[0].get_xticklabels()][:3]
     ['1', '5', '10']
     >>> plt.close(fig)
     """
     figure = plots.bar_distribution(report.p, [str(i) for i in range(1, report.k + 1)], figsize=(4.6, 3.0),
-                                    p_name="p", title="probability of each outcome")
+                                    p_name="p", title=tr("probability of each outcome"))
     ax = figure.axes[0]
     _show_outcomes(ax, report.k)
-    ax.set_xlabel("outcome")
+    ax.set_xlabel(tr("outcome"))
     return figure
 
 
 # --- wiring ---------------------------------------------------------------------------------
 
-_BRANCHING_HELP = (
+_BRANCHING_HELP = translatable(
     "<b>Perplexity as a branching factor.</b> Choose how many outcomes there are (k) and how "
     "strongly the first one is favoured (skew). With skew 0 all k are equally likely and the "
     "perplexity is exactly k; favouring one outcome lowers it towards 1: fewer <i>effective</i> choices."
@@ -168,19 +170,19 @@ class BranchingExplorer(Explorer):
             raise ValueError(f"k must be between 2 and max_k={max_k}, got {k}")
         self.result: BranchingReport | None = None
         layout, style = slider_layout(90)
-        self.k = widgets.IntSlider(value=start.k, min=2, max=max_k, step=1, description="k outcomes",
+        self.k = widgets.IntSlider(value=start.k, min=2, max=max_k, step=1, description=tr("k outcomes"),
                                    continuous_update=True, style=style, layout=layout)
         self.k.add_class("lmcore-k")
         layout, style = slider_layout(90)
         self.skew = widgets.FloatSlider(value=start.skew, min=0.0, max=1.0, step=0.01, readout_format=".2f",
-                                        description="skew", continuous_update=True, style=style, layout=layout)
+                                        description=tr("skew"), continuous_update=True, style=style, layout=layout)
         self.skew.add_class("lmcore-skew")
         self.figure = widgets.Image(format="png", layout=picture_layout())
         self.figure.add_class("lmcore-figure")
         self.output = widgets.HTML()
         self.output.add_class("lmcore-result")
         self.widget = widgets.VBox([
-            help_box(_BRANCHING_HELP),
+            help_box(tr(_BRANCHING_HELP)),
             self.k, self.skew,
             widgets.HBox([self.figure, self.output]),
         ])
@@ -190,7 +192,7 @@ class BranchingExplorer(Explorer):
         plt.close(figure)  # out of pyplot's list: never shown twice, never piling up
         self._axes = figure.axes[0]
         self._axes.set_xticks([])  # the outcome labels are texts below the bars: cheaper to redraw than an axis
-        self._axes.set_xlabel("outcome", labelpad=16)  # room for those texts
+        self._axes.set_xlabel(tr("outcome"), labelpad=16)  # room for those texts
         below = mtransforms.blended_transform_factory(self._axes.transData, self._axes.transAxes)
         self._labels = [self._axes.text(0, -0.03, "", transform=below, ha="center", va="top", fontsize="small")
                         for _ in range(max_k)]

@@ -27,6 +27,7 @@ import matplotlib.pyplot as plt
 from matplotlib.patches import Polygon, Rectangle
 
 from lmcore.coding import Narrowing, narrow_interval
+from lmcore.i18n import language, tr, translatable
 from lmcore.widgets.base import Explorer, format_number, help_box, readable, slider_layout, span
 
 __all__ = ["MAX_MESSAGE", "CompressionReport", "compression_report", "narrowing_figure", "narrowing_svg",
@@ -51,6 +52,21 @@ class CompressionReport:
         return len(self.narrowing.code)
 
 
+def _message_problem(message: str) -> tuple[str, dict] | None:
+    """What is wrong with a message (spaces dropped, upper case), as (English text with ``{fields}``,
+    fields), or ``None``: the report raises it in English, the explorer shows it translated."""
+    if not message:
+        return translatable("message is empty: type a few letters A and B"), {}
+    odd = sorted(set(message) - {"A", "B"})
+    if odd:
+        return (translatable("message may hold only the letters A and B, not {letters}"),
+                {"letters": ", ".join(map(repr, odd))})
+    if len(message) > MAX_MESSAGE:
+        return (translatable("message has {n} letters; at most {most} fit the picture"),
+                {"n": len(message), "most": MAX_MESSAGE})
+    return None
+
+
 def compression_report(message: str, p_a: float) -> CompressionReport:
     """The intervals and the code of ``message`` (letters A and B) under P(A) = ``p_a``, P(B) = 1 − ``p_a``.
 
@@ -60,13 +76,10 @@ def compression_report(message: str, p_a: float) -> CompressionReport:
     if not isinstance(message, str):
         raise TypeError(f"message must be a str of A and B, got {type(message).__name__}")
     message = "".join(message.split()).upper()
-    if not message:
-        raise ValueError("message is empty: type a few letters A and B")
-    if set(message) - {"A", "B"}:
-        odd = sorted(set(message) - {"A", "B"})
-        raise ValueError(f"message may hold only the letters A and B, not {', '.join(map(repr, odd))}")
-    if len(message) > MAX_MESSAGE:
-        raise ValueError(f"message has {len(message)} letters; at most {MAX_MESSAGE} fit the picture")
+    problem = _message_problem(message)
+    if problem:
+        text, fields = problem
+        raise ValueError(text.format(**fields))
     if isinstance(p_a, bool) or not isinstance(p_a, (int, float)) or not 0 < p_a < 1:
         raise ValueError(f"p_a must be a probability strictly between 0 and 1, got {p_a!r}")
     return CompressionReport(message, float(p_a), narrow_interval(message, {"A": p_a, "B": 1 - p_a}))
@@ -111,14 +124,23 @@ def narrowing_figure(report: CompressionReport, width: float = 6.4):
     ax.text((left + right) / 2, y + bar / 2, f"0.{n.code}", ha="center", va="center", fontsize="small",
             color="white")
     ax.set_yticks([-i * row_gap + bar / 2 for i in range(steps + 1)],
-                  [f"{k}. {s}" for k, s in enumerate(n.message, start=1)] + ["code"], fontsize="small")
+                  [f"{k}. {s}" for k, s in enumerate(n.message, start=1)] + [tr("code")], fontsize="small")
     ax.set_xlim(-0.18, 1.18)
     ax.set_ylim(y - 0.2, bar + 0.2)
     ax.set_xticks([])
     ax.spines[["top", "right", "bottom", "left"]].set_visible(False)
-    ax.set_title(f"'{report.message}': final width {high - low:.4g} = $2^{{-{n.surprisal:.2f}}}$, "
-                 f"code {len(n.code)} bits", fontsize="medium")
+    # matplotlib draws a title with $maths$ wholly in its maths font, which has no Chinese characters
+    power = f"$2^{{-{n.surprisal:.2f}}}$" if language() == "en" else f"2^(−{n.surprisal:.2f})"
+    ax.set_title(_title(report, power), fontsize="medium")
     return fig
+
+
+def _title(report: CompressionReport, power: str, message: str | None = None) -> str:
+    """The picture's title, in the course's language: ``power`` is 2^-surprisal as the picture writes it."""
+    n = report.narrowing
+    return tr("'{message}': final width {width} = {power}, code {bits} bits",
+              message=report.message if message is None else message, width=f"{n.highs[-1] - n.lows[-1]:.4g}",
+              power=power, bits=len(n.code))
 
 
 def narrowing_svg(report: CompressionReport, width: int = 560) -> str:
@@ -164,14 +186,14 @@ def narrowing_svg(report: CompressionReport, width: int = 560) -> str:
     parts.append(f'<rect x="{x(code_left):.1f}" y="{y}" width="{span_px * code_width:.1f}" height="{bar}" '
                  'fill="#59a14f" stroke="white"/>')
     parts.append(label(x(code_left + code_width / 2), y + bar / 2, f"0.{n.code}", colour="white"))
-    parts.append(label(left - 52, y + bar / 2, "code", anchor="end", size=12))
+    parts.append(label(left - 52, y + bar / 2, tr("code"), anchor="end", size=12))
     parts.append(label(left - 4, y + bar / 2, f"{low:.6g}", anchor="end", size=9))
     parts.append(label(x(1) + 4, y + bar / 2, f"{high:.6g}", anchor="start", size=9))
-    title = f"'{report.message}': final width {high - low:.4g} = 2^-{n.surprisal:.2f}, code {len(n.code)} bits"
+    title = _title(report, f"2^-{n.surprisal:.2f}")
+    # The text after the power sits in a tspan that takes the baseline back down (closed after the title).
+    power = f'2<tspan dy="-5" font-size="10">−{n.surprisal:.2f}</tspan><tspan dy="5">'
     parts.append(f'<text x="{width / 2:.1f}" y="16" text-anchor="middle" font-size="13" fill="#333">'
-                 f"'{html.escape(report.message)}': final width {high - low:.4g} = 2"
-                 f'<tspan dy="-5" font-size="10">−{n.surprisal:.2f}</tspan><tspan dy="5">, code {len(n.code)} '
-                 "bits</tspan></text>")
+                 f"{_title(report, power, html.escape(report.message))}</tspan></text>")
     return (f'<svg class="lmcore-narrowing" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" font-family="sans-serif" role="img" aria-label="{html.escape(title)}">'
             f'{"".join(parts)}</svg>')
@@ -183,15 +205,17 @@ def compression_html(report: CompressionReport) -> str:
     probabilities = " × ".join(f"{p:g}" for p in n.probabilities)
     bound = math.ceil(n.surprisal) + 1
     lines = [
-        f"P(message) = {probabilities} = {span('lmcore-message-probability', f'{2 ** -n.surprisal:.6g}')}",
-        f"−log₂ P(message) = {span('lmcore-surprisal', format_number(n.surprisal))} bits",
-        (f"code word 0.{span('lmcore-code', html.escape(n.code))}: "
-         f"{span('lmcore-code-bits', str(len(n.code)))} bits (never more than ⌈{n.surprisal:.4f}⌉ + 1 = {bound})"),
+        tr("P(message) = {factors} = {probability}", factors=probabilities,
+           probability=span("lmcore-message-probability", f"{2 ** -n.surprisal:.6g}")),
+        tr("−log₂ P(message) = {bits} bits", bits=span("lmcore-surprisal", format_number(n.surprisal))),
+        tr("code word 0.{code}: {bits} bits (never more than ⌈{surprisal}⌉ + 1 = {bound})",
+           code=span("lmcore-code", html.escape(n.code)), bits=span("lmcore-code-bits", str(len(n.code))),
+           surprisal=f"{n.surprisal:.4f}", bound=bound),
     ]
     return readable(f"<ul>{''.join(f'<li>{line}</li>' for line in lines)}</ul>")
 
 
-_HELP = (
+_HELP = translatable(
     "<b>Arithmetic coding.</b> Type a message of A and B (at most 12 letters) and press <i>code it</i>; "
     "the slider sets the model's P(A). Each row is the interval left after the letters above it, stretched "
     "to the full width: A takes the first P(A) of it, B the rest. The green box is the code word: every "
@@ -216,10 +240,10 @@ class CompressionExplorer(Explorer):
         start = compression_report(message, p_a)  # checks the arguments
         self.result: CompressionReport | None = None
         self.error: str | None = None
-        self.message = widgets.Text(value=start.message, description="message", continuous_update=False,
+        self.message = widgets.Text(value=start.message, description=tr("message"), continuous_update=False,
                                     layout=widgets.Layout(width="300px"))
         self.message.add_class("lmcore-message-text")
-        self.code = widgets.Button(description="code it")
+        self.code = widgets.Button(description=tr("code it"))
         self.code.add_class("lmcore-code-button")
         layout, style = slider_layout(80)
         self.p_a = widgets.FloatSlider(value=start.p_a, min=0.05, max=0.95, step=0.01, readout_format=".2f",
@@ -229,7 +253,7 @@ class CompressionExplorer(Explorer):
         self.figure.add_class("lmcore-figure")
         self.output = widgets.HTML()
         self.output.add_class("lmcore-result")
-        self.widget = widgets.VBox([help_box(_HELP), widgets.HBox([self.message, self.code]), self.p_a,
+        self.widget = widgets.VBox([help_box(tr(_HELP)), widgets.HBox([self.message, self.code]), self.p_a,
                                     widgets.HBox([self.figure, self.output])])
         self.widget.add_class("lmcore-compression-explorer")
         self.code.on_click(self._update)
@@ -241,7 +265,9 @@ class CompressionExplorer(Explorer):
             report = compression_report(self.message.value, self.p_a.value)
         except ValueError as error:
             self.result, self.error = None, str(error)
-            self.output.value = f'<p class="lmcore-message">{html.escape(str(error), quote=False)}.</p>'
+            problem = _message_problem("".join(self.message.value.split()).upper())
+            why = html.escape(tr(problem[0], **problem[1]) if problem else str(error), quote=False)
+            self.output.value = f'<p class="lmcore-message">{tr("{why}.", why=why)}</p>'
             return
         self.figure.value = narrowing_svg(report)
         self.output.value = compression_html(report)

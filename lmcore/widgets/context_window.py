@@ -31,6 +31,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 
 from lmcore import plots
+from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import Explorer, help_box, picture_layout, readable, slider_layout, span, table_html
 from lmcore.windows import WindowedScore, windowed_score
 
@@ -92,21 +93,22 @@ def window_html(report: WindowReport) -> str:
     """
     score, plan = report.score, report.score.plan
     rows = [
-        ["forward passes", span("lmcore-passes", f"{plan.n_passes:,}"), "1"],
-        ["positions computed", span("lmcore-computed", f"{plan.positions_computed:,}"),
+        [tr("forward passes"), span("lmcore-passes", f"{plan.n_passes:,}"), "1"],
+        [tr("positions computed"), span("lmcore-computed", f"{plan.positions_computed:,}"),
          f"{report.full.plan.positions_computed:,}"],
-        ["perplexity per token", span("lmcore-window-perplexity", f"{score.perplexity:.4f}"),
+        [tr("perplexity per token"), span("lmcore-window-perplexity", f"{score.perplexity:.4f}"),
          span("lmcore-full-perplexity", f"{report.full.perplexity:.4f}")],
-        ["bits per character", span("lmcore-window-bpc", f"{report.bits_per_character:.4f}"),
+        [tr("bits per character"), span("lmcore-window-bpc", f"{report.bits_per_character:.4f}"),
          f"{report.full_bits_per_character:.4f}"],
-        ["tokens with all k tokens of context (or all of their sentence)",
+        [tr("tokens with all k tokens of context (or all of their sentence)"),
          span("lmcore-full-share", f"{100 * score.full_share:.1f}%"), "100.0%"],
     ]
     extra = 100 * (score.perplexity / report.full.perplexity - 1)
-    note = (f"Window {report.window}, stride {report.stride}, over {plan.n_tokens:,} tokens; the model sees "
-            f"k = {report.k} tokens. Perplexity {span('lmcore-extra', f'{extra:+.1f}%')} against one window over "
-            f"everything; each token computed {plan.positions_computed / plan.n_tokens:.2f} times.")
-    return readable(f"<p>{note}</p>" + table_html(["", "this window and stride", "no window"], rows))
+    note = tr("Window {window}, stride {stride}, over {n_tokens:,} tokens; the model sees k = {k} tokens. "
+              "Perplexity {extra} against one window over everything; each token computed {times:.2f} times.",
+              window=report.window, stride=report.stride, n_tokens=plan.n_tokens, k=report.k,
+              extra=span("lmcore-extra", f"{extra:+.1f}%"), times=plan.positions_computed / plan.n_tokens)
+    return readable(f"<p>{note}</p>" + table_html(["", tr("this window and stride"), tr("no window")], rows))
 
 
 MAX_PLOT_WINDOW_FLOOR = 8
@@ -118,16 +120,16 @@ def window_figure(report: WindowReport, max_window: int | None = None):
     this window; the current stride marked, the no-window perplexity dashed. The caller closes it."""
     max_window = max(max_window or report.window, MAX_PLOT_WINDOW_FLOOR)
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(5.4, 4.4), sharex=True, layout="constrained")
-    top.plot(report.strides, report.perplexities, color=plots.DATA_COLOR, lw=1.5, label="this window")
-    top.plot([report.stride], [report.score.perplexity], "o", color=plots.MODEL_COLOR, label="this stride")
-    top.axhline(report.full.perplexity, color="black", ls="--", lw=1, label="no window (full context)")
-    top.set_ylabel("perplexity per token")
+    top.plot(report.strides, report.perplexities, color=plots.DATA_COLOR, lw=1.5, label=tr("this window"))
+    top.plot([report.stride], [report.score.perplexity], "o", color=plots.MODEL_COLOR, label=tr("this stride"))
+    top.axhline(report.full.perplexity, color="black", ls="--", lw=1, label=tr("no window (full context)"))
+    top.set_ylabel(tr("perplexity per token"))
     fig.legend(loc="outside upper center", ncol=3, fontsize="small", frameon=False)
     bottom.plot(report.strides, report.passes, color=plots.DATA_COLOR, lw=1.5)
     bottom.plot([report.stride], [report.score.plan.n_passes], "o", color=plots.MODEL_COLOR)
     bottom.set_yscale("log")
-    bottom.set_ylabel("forward passes (log scale)")
-    bottom.set_xlabel("stride (tokens)")
+    bottom.set_ylabel(tr("forward passes (log scale)"))
+    bottom.set_xlabel(tr("stride (tokens)"))
     bottom.set_xlim(0.5, max_window + 0.5)
     bottom.set_ylim(0.8, report.score.plan.n_tokens * 1.3)
     for ax in (top, bottom):
@@ -137,7 +139,7 @@ def window_figure(report: WindowReport, max_window: int | None = None):
 
 # --- wiring ---------------------------------------------------------------------------------
 
-_HELP = (
+_HELP = translatable(
     "<b>Stride against window.</b> The model reads at most a <i>window</i> of tokens at a time; to score the "
     "whole text it slides the window along by the <i>stride</i>. Each pass computes every position of its "
     "window but scores only the tokens no earlier pass scored. A stride as long as the window cuts the text "
@@ -167,18 +169,18 @@ class ContextWindowExplorer(Explorer):
         self._table, self._positions, self._n_characters = np.asarray(table, dtype=float), positions, n_characters
         self.result: WindowReport | None = None
         layout, style = slider_layout(90)
-        self.window = widgets.IntSlider(value=window, min=1, max=max_window, step=1, description="window W",
+        self.window = widgets.IntSlider(value=window, min=1, max=max_window, step=1, description=tr("window W"),
                                         continuous_update=True, style=style, layout=layout)
         self.window.add_class("lmcore-window")
         layout, style = slider_layout(90)
-        self.stride = widgets.IntSlider(value=stride, min=1, max=window, step=1, description="stride s",
+        self.stride = widgets.IntSlider(value=stride, min=1, max=window, step=1, description=tr("stride s"),
                                         continuous_update=True, style=style, layout=layout)
         self.stride.add_class("lmcore-stride")
         self.figure = widgets.Image(format="png", layout=picture_layout())
         self.figure.add_class("lmcore-figure")
         self.output = widgets.HTML()
         self.output.add_class("lmcore-result")
-        self.widget = widgets.VBox([help_box(_HELP), self.window, self.stride,
+        self.widget = widgets.VBox([help_box(tr(_HELP)), self.window, self.stride,
                                     widgets.HBox([self.figure, self.output])])
         self.widget.add_class("lmcore-context-window-explorer")
         figure = window_figure(start, max_window)
@@ -188,7 +190,7 @@ class ContextWindowExplorer(Explorer):
         # The perplexity axis spans the current window's curve. Its ticks are texts and grid lines of
         # our own, redrawn (settled) only when the window changes: a whole axis would take tens of ms.
         self._top.set_yticks([])
-        self._top.set_ylabel("perplexity per token", labelpad=30)
+        self._top.set_ylabel(tr("perplexity per token"), labelpad=30)
         left = mtransforms.blended_transform_factory(self._top.transAxes, self._top.transData)
         self._tick_labels = [self._top.text(-0.02, 0, "", transform=left, ha="right", va="center",
                                             fontsize="small") for _ in range(MAX_TICKS)]

@@ -28,6 +28,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from lmcore import info
+from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, readable, slider_layout, span
 
 __all__ = ["CROSS_ENTROPY_PRESETS", "CrossEntropyPreset", "CrossEntropyReport", "cross_entropy_report",
@@ -37,7 +38,8 @@ __all__ = ["CROSS_ENTROPY_PRESETS", "CrossEntropyPreset", "CrossEntropyReport", 
 @dataclass(frozen=True)
 class CrossEntropyPreset:
     """A worked example: outcomes, weights of the data's distribution ``p`` and of a model ``m``
-    (each divided by its sum; chosen so that the sliders' steps of 0.01 hold them exactly), and its story."""
+    (each divided by its sum; chosen so that the sliders' steps of 0.01 hold them exactly), and its story
+    (in English, marked for translation: the explorer shows it translated)."""
 
     labels: tuple[str, ...]
     p: tuple[float, ...]
@@ -49,29 +51,43 @@ _TOY_WORDS = ("i", "spent", "three", "years", "before", "the", "mast", "money")
 _HORSE_RACE = (0.32, 0.16, 0.08, 0.04, 0.01, 0.01, 0.01, 0.01)  # 1/2, 1/4, 1/8, 1/16, 1/64 x 4, times 0.64
 
 CROSS_ENTROPY_PRESETS: dict[str, CrossEntropyPreset] = {
-    "toy corpus, add-one unigram": CrossEntropyPreset(
+    translatable("toy corpus, add-one unigram"): CrossEntropyPreset(
         _TOY_WORDS, (0.5,) * 7 + (0.0,), (0.3, 0.3) + (0.2,) * 6,  # m: (c(w) + 1) / 10, summing to 1.8
-        "p: how often each word occurs in the test sentence 'i spent three years before the mast' (7 words, "
-        "once each). m: the add-one unigram model of the three training sentences, (c(w) + 1) / (10 + 8). "
-        "H(p, m) is the model's cross-entropy on the test sentence: 3.0028 bits per word, perplexity "
-        "2^3.0028 = 8.0155."),
-    "the text 'A B', model P(A) = 0.8": CrossEntropyPreset(
+        translatable("p: how often each word occurs in the test sentence 'i spent three years before the mast' "
+                     "(7 words, once each). m: the add-one unigram model of the three training sentences, "
+                     "(c(w) + 1) / (10 + 8). H(p, m) is the model's cross-entropy on the test sentence: 3.0028 bits "
+                     "per word, perplexity 2^3.0028 = 8.0155.")),
+    translatable("the text 'A B', model P(A) = 0.8"): CrossEntropyPreset(
         ("A", "B"), (0.5, 0.5), (0.8, 0.2),
-        "The test text 'A B' has A and B half of the time each (p); the model says A 80% of the time (m). "
-        "H(p, m) = 1.3219 bits per word, the course's exercise (perplexity 2.5)."),
-    "rain forecast": CrossEntropyPreset(
-        ("rain", "no rain"), (0.25, 0.75), (0.5, 0.5),
-        "Rain one day in four (p) against a forecaster who always says 50/50 (m): 1 bit per day where "
-        "0.8113 would do."),
-    "horse race, uniform model": CrossEntropyPreset(
+        translatable("The test text 'A B' has A and B half of the time each (p); the model says A 80% of the time "
+                     "(m). H(p, m) = 1.3219 bits per word, the course's exercise (perplexity 2.5).")),
+    translatable("rain forecast"): CrossEntropyPreset(
+        (translatable("rain"), translatable("no rain")), (0.25, 0.75), (0.5, 0.5),
+        translatable("Rain one day in four (p) against a forecaster who always says 50/50 (m): 1 bit per day "
+                     "where 0.8113 would do.")),
+    translatable("horse race, uniform model"): CrossEntropyPreset(
         tuple(f"horse {i}" for i in range(1, 9)), _HORSE_RACE, (0.5,) * 8,
-        "The horse race has entropy 2 bits; a model that believes all eight horses equally likely pays "
-        "3 bits per race: 1 bit of KL divergence."),
-    "8 teams, horse-race model": CrossEntropyPreset(
+        translatable("The horse race has entropy 2 bits; a model that believes all eight horses equally likely "
+                     "pays 3 bits per race: 1 bit of KL divergence.")),
+    translatable("8 teams, horse-race model"): CrossEntropyPreset(
         tuple(f"team {i}" for i in range(1, 9)), (0.5,) * 8, _HORSE_RACE,
-        "The previous example the other way round: eight equally strong teams (3 bits) read by the "
-        "horse-race odds. The KL divergence is now 1.25 bits, not 1: KL is not symmetric."),
+        translatable("The previous example the other way round: eight equally strong teams (3 bits) read by the "
+                     "horse-race odds. The KL divergence is now 1.25 bits, not 1: KL is not symmetric.")),
 }
+# Numbered outcomes ("horse 3") as shown: their kind's text with the number filled in.
+_NUMBERED = {"horse": translatable("horse {number}"), "team": translatable("team {number}")}
+
+
+def _shown_label(label: str) -> str:
+    """An outcome's label as the explorer shows it, in the course's language.
+
+    >>> _shown_label("horse 3"), _shown_label("rain"), _shown_label("spent")
+    ('horse 3', 'rain', 'spent')
+    """
+    kind, _, number = label.rpartition(" ")
+    if kind in _NUMBERED and number.isdigit():
+        return tr(_NUMBERED[kind], number=number)
+    return tr(label)
 
 
 @dataclass(frozen=True)
@@ -94,12 +110,29 @@ class CrossEntropyReport:
     notes: tuple[str, ...]
 
 
+# Why weights are no distribution, for the weights of p and of m, as the explorer shows it.
+_ALL_ZERO = {"p": translatable("all weights of p are 0: give at least one outcome a positive weight"),
+             "m": translatable("all weights of m are 0: give at least one outcome a positive weight")}
+
+
 def _normalised(weights, name: str) -> np.ndarray:
     weights = info.check_probability_array(weights, name)
     total = float(weights.sum())
     if total == 0:
-        raise ValueError(f"all weights of {name} are 0: give at least one outcome a positive weight")
+        raise ValueError(_ALL_ZERO[name])
     return weights / total
+
+
+def _notes(impossible: Sequence[str], kl: float) -> list[tuple[str, dict]]:
+    """The notes on a report, each as (English text with ``{fields}``, fields): the report keeps them
+    in English, the HTML shows them translated."""
+    if impossible:
+        return [(translatable("The model gives probability 0 to {outcomes}, which does happen: H(p, m) and KL are "
+                              "infinite, as is the perplexity of a language model that meets a word it ruled out."),
+                 {"outcomes": impossible})]
+    if kl < 1e-12:
+        return [(translatable("m = p: the model is the truth, KL = 0 and H(p, m) = H(p), the lowest it can be."), {})]
+    return []
 
 
 def cross_entropy_report(p_weights, m_weights, labels: Sequence[str] | None = None) -> CrossEntropyReport:
@@ -126,12 +159,8 @@ def cross_entropy_report(p_weights, m_weights, labels: Sequence[str] | None = No
     entropy, cross = info.entropy(p), info.cross_entropy(p, m)
     kl = info.kl_divergence(p, m)
     impossible = tuple(label for label, pi, mi in zip(labels, p, m) if pi > 0 and mi == 0)
-    notes = []
-    if impossible:
-        notes.append(f"The model gives probability 0 to {', '.join(impossible)}, which does happen: H(p, m) and "
-                     "KL are infinite, as is the perplexity of a language model that meets a word it ruled out.")
-    elif kl < 1e-12:
-        notes.append("m = p: the model is the truth, KL = 0 and H(p, m) = H(p), the lowest it can be.")
+    notes = [text.format(outcomes=", ".join(fields["outcomes"])) if fields else text
+             for text, fields in _notes(impossible, kl)]
     perplexity = 2.0**cross if cross < 1024 else math.inf
     return CrossEntropyReport(labels, p, m, entropy, cross, kl, perplexity, impossible, tuple(notes))
 
@@ -165,41 +194,45 @@ def cross_entropy_html(report: CrossEntropyReport, scale: float | None = None) -
     """
     scale = math.log2(2 * report.p.size) if scale is None else float(scale)
     finite_kl = report.kl if math.isfinite(report.kl) else scale
-    off_scale = "" if report.cross_entropy <= scale else " (beyond the scale)"
+    off_scale = "" if report.cross_entropy <= scale else tr(" (beyond the scale)")
     rows = [
         _bits_row("H(p)", [(report.entropy, _P_COLOUR)],
-                  f"{span('lmcore-entropy', format_number(report.entropy))} bits", scale),
+                  tr("{bits} bits", bits=span("lmcore-entropy", format_number(report.entropy))), scale),
         _bits_row("H(p, m)", [(report.entropy, _P_COLOUR), (finite_kl, _KL_COLOUR)],
-                  f"{span('lmcore-cross-entropy', format_number(report.cross_entropy))} bits{off_scale}", scale),
+                  tr("{bits} bits", bits=span("lmcore-cross-entropy", format_number(report.cross_entropy)))
+                  + off_scale, scale),
         _bits_row("KL(p‖m)", [(finite_kl, _KL_COLOUR)],
-                  f"{span('lmcore-kl', format_number(report.kl))} bits", scale),
+                  tr("{bits} bits", bits=span("lmcore-kl", format_number(report.kl))), scale),
     ]
     ticks = "".join(f'<span style="position: absolute; left: {100 * t / scale:.2f}%">{t:g}</span>'
                     for t in range(0, int(scale) + 1))
-    axis = (f'<tr><td style="padding: 0 8px; font-size: 85%">bits</td><td><div style="position: relative; '
+    axis = (f'<tr><td style="padding: 0 8px; font-size: 85%">{tr("bits")}</td><td><div style="position: relative; '
             f'height: 1.2em; width: 320px; font-size: 85%">{ticks}</div></td><td></td></tr>')
     bits = f'<table class="lmcore-bits" style="border-collapse: collapse">{"".join(rows)}{axis}</table>'
-    summary = (f"<p>H(p, m) = H(p) + KL(p‖m): {format_number(report.cross_entropy)} = "
-               f"{format_number(report.entropy)} + {format_number(report.kl)}. The model's perplexity "
-               f"2<sup>H(p, m)</sup> = {span('lmcore-model-perplexity', format_number(report.perplexity))}.</p>")
+    summary = "<p>" + tr("H(p, m) = H(p) + KL(p‖m): {cross} = {entropy} + {kl}. The model's perplexity "
+                         "2<sup>H(p, m)</sup> = {perplexity}.", cross=format_number(report.cross_entropy),
+                         entropy=format_number(report.entropy), kl=format_number(report.kl),
+                         perplexity=span("lmcore-model-perplexity", format_number(report.perplexity))) + "</p>"
+    notes = [tr(text, outcomes=", ".join(_shown_label(x) for x in fields["outcomes"])) if fields else tr(text)
+             for text, fields in _notes(report.impossible, report.kl)]
     distribution_rows = "".join(
-        f'<tr><td style="padding: 1px 8px">{html.escape(label)}</td>'
+        f'<tr><td style="padding: 1px 8px">{html.escape(_shown_label(label))}</td>'
         f'<td style="padding: 1px 4px; width: 130px">{_bar(100 * pi, _P_COLOUR)}</td>'
         f'<td style="padding: 1px 8px">{pi:.4f}</td>'
         f'<td style="padding: 1px 4px; width: 130px">{_bar(100 * mi, _M_COLOUR)}</td>'
         f'<td style="padding: 1px 8px">{mi:.4f}</td></tr>'
         for label, pi, mi in zip(report.labels, report.p, report.m))
     distributions = ('<table class="lmcore-distributions" style="border-collapse: collapse">'
-                     '<tr><th style="padding: 1px 8px; text-align: left">outcome</th>'
-                     f'<th colspan="2" style="text-align: left; color: {_P_COLOUR}">p (the data)</th>'
-                     f'<th colspan="2" style="text-align: left; color: {_M_COLOUR}">m (the model)</th></tr>'
+                     f'<tr><th style="padding: 1px 8px; text-align: left">{tr("outcome")}</th>'
+                     f'<th colspan="2" style="text-align: left; color: {_P_COLOUR}">{tr("p (the data)")}</th>'
+                     f'<th colspan="2" style="text-align: left; color: {_M_COLOUR}">{tr("m (the model)")}</th></tr>'
                      f"{distribution_rows}</table>")
-    return readable(f"{bits}{summary}{notes_html(report.notes)}{distributions}")
+    return readable(f"{bits}{summary}{notes_html(notes)}{distributions}")
 
 
 # --- wiring ---------------------------------------------------------------------------------
 
-_HELP = (
+_HELP = translatable(
     "<b>Cross-entropy.</b> Each slider holds a <i>weight</i>: an outcome's probability is its weight "
     "divided by the sum of the weights (the table shows them). Left: p, how often each outcome happens in the "
     "data. Right: m, what the model expects. The bars show the bits per outcome: H(p) with the best possible "
@@ -211,7 +244,7 @@ def _slider(label: str, value: float, css_class: str) -> widgets.FloatSlider:
     layout, style = slider_layout(80)
     layout.width = "480px"  # two columns side by side: a track of 340 px, 3.4 px per step of 0.01
     slider = widgets.FloatSlider(value=value, min=0.0, max=1.0, step=0.01, readout_format=".2f",
-                                 description=label, continuous_update=True, style=style, layout=layout)
+                                 description=_shown_label(label), continuous_update=True, style=style, layout=layout)
     slider.add_class(css_class)
     return slider
 
@@ -237,9 +270,9 @@ class CrossEntropyExplorer(Explorer):
             raise ValueError(f"preset must be one of {list(CROSS_ENTROPY_PRESETS)}, got {preset!r}")
         self.result: CrossEntropyReport | None = None
         self.error: str | None = None
-        self.preset = widgets.Dropdown(options=list(CROSS_ENTROPY_PRESETS), value=preset, description="Example",
-                                       layout=widgets.Layout(width="420px"))
-        self.swap = widgets.Button(description="swap p and m", tooltip="exchange the data and the model")
+        self.preset = widgets.Dropdown(options=[(tr(name), name) for name in CROSS_ENTROPY_PRESETS], value=preset,
+                                       description=tr("Example"), layout=widgets.Layout(width="420px"))
+        self.swap = widgets.Button(description=tr("swap p and m"), tooltip=tr("exchange the data and the model"))
         self.swap.add_class("lmcore-swap")
         self.story = widgets.HTML()
         self.p_sliders: list[widgets.FloatSlider] = []
@@ -249,11 +282,11 @@ class CrossEntropyExplorer(Explorer):
         self.output.add_class("lmcore-result")
         self.widget = widgets.VBox([
             widgets.HBox([self.preset, self.swap]),
-            help_box(_HELP),
+            help_box(tr(_HELP)),
             self.story,
             widgets.HBox([
-                widgets.VBox([widgets.HTML("<b>p: the data</b>"), self._p_box]),
-                widgets.VBox([widgets.HTML("<b>m: the model</b>"), self._m_box]),
+                widgets.VBox([widgets.HTML(f"<b>{tr('p: the data')}</b>"), self._p_box]),
+                widgets.VBox([widgets.HTML(f"<b>{tr('m: the model')}</b>"), self._m_box]),
             ]),
             self.output,
         ])
@@ -286,9 +319,9 @@ class CrossEntropyExplorer(Explorer):
             slider.observe(self._update, names="value")
         self._p_box.children, self._m_box.children = self.p_sliders, self.m_sliders
         self._story = story
-        swapped = ("<b>Swapped:</b> the left column now holds what the story calls m, the right one p. "
+        swapped = (tr("<b>Swapped:</b> the left column now holds what the story calls m, the right one p. ")
                    if self._swapped else "")
-        self.story.value = readable(f"{swapped}<i>{html.escape(story)}</i>", "50em")
+        self.story.value = readable(f"{swapped}<i>{html.escape(tr(story))}</i>", "50em")
         self._scale = math.log2(2 * len(self.labels))
         self._update()
 
@@ -298,8 +331,8 @@ class CrossEntropyExplorer(Explorer):
                                           self.labels)
         except ValueError as error:
             self.result, self.error = None, str(error)
-            why = html.escape(str(error), quote=False)
-            self.output.value = f'<p class="lmcore-message">Not a distribution yet: {why}.</p>'
+            why = html.escape(tr(str(error)), quote=False)  # the message of weights all 0 is translatable
+            self.output.value = f'<p class="lmcore-message">{tr("Not a distribution yet: {why}.", why=why)}</p>'
             return
         self.output.value = cross_entropy_html(report, self._scale)
         self.result, self.error = report, None

@@ -28,19 +28,23 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lmcore import estimators, plots
+from lmcore.i18n import tr, translatable
 from lmcore.sources import IIDSource, MarkovSource, MixtureSource
 from lmcore.widgets.base import Explorer, format_number, help_box, picture_layout, span, table_html
 
 __all__ = ["SOURCE_KINDS", "two_state_sample", "EntropyRateReport", "entropy_rate_source", "entropy_rate_report",
            "entropy_rate_html", "entropy_rate_figure", "EntropyRateExplorer"]
 
-#: The explorer's two sources, with what its two sliders mean for each and their starting values.
+#: The explorer's two sources, with what its two sliders mean for each and their starting values
+#: (names and meanings in English; the explorer shows them translated).
 SOURCE_KINDS: dict[str, tuple[str, str, float, float]] = {
-    "Markov chain": ("P(a → b)", "P(b → a)", 0.1, 0.5),
-    "mixture of two coins": ("coin 1: P(b)", "coin 2: P(b)", 0.5, 0.1),
+    translatable("Markov chain"): ("P(a → b)", "P(b → a)", 0.1, 0.5),
+    translatable("mixture of two coins"): (translatable("coin 1: P(b)"), translatable("coin 2: P(b)"), 0.5, 0.1),
 }
 MAX_SAMPLES = 8
 Y_TOP = 1.5  # bits per symbol: the top of the plot; a two-symbol source has at most 1
+_FROZEN_CHAIN = translatable("P(a → b) = P(b → a) = 0: the chain never leaves the state it starts in. It has two "
+                             "closed classes, is not ergodic, and has no single entropy rate")
 
 
 # --- pure part -----------------------------------------------------------------------------
@@ -111,8 +115,7 @@ def entropy_rate_source(kind: str, first: float, second: float):
     first, second = _probability(first, names[0]), _probability(second, names[1])
     if kind == "Markov chain":
         if first == second == 0:
-            raise ValueError("P(a → b) = P(b → a) = 0: the chain never leaves the state it starts in. "
-                             "It has two closed classes, is not ergodic, and has no single entropy rate")
+            raise ValueError(_FROZEN_CHAIN)
         return MarkovSource([[1 - first, first], [second, 1 - second]], states=["a", "b"])
     coins = [IIDSource([1 - p, p], outcomes=["a", "b"]) for p in (first, second)]
     return MixtureSource(coins)
@@ -184,21 +187,22 @@ def entropy_rate_html(report: EntropyRateReport) -> str:
     rate = span("lmcore-exact-rate", format_number(result.entropy_rate))
     if report.component_rates:
         h1, h2 = (format_number(h) for h in report.component_rates)
-        lines = [f"Coin 1: H₁ = {h1} bits per toss; coin 2: H₂ = {h2} bits per toss.",
-                 f"Mixture's entropy rate H = (H₁ + H₂) / 2 = {rate} bits per symbol.",
-                 "Each sample follows one coin: it settles on that coin's rate, not on H."]
+        lines = [tr("Coin 1: H₁ = {h1} bits per toss; coin 2: H₂ = {h2} bits per toss.", h1=h1, h2=h2),
+                 tr("Mixture's entropy rate H = (H₁ + H₂) / 2 = {rate} bits per symbol.", rate=rate),
+                 tr("Each sample follows one coin: it settles on that coin's rate, not on H.")]
     else:
         pi = report.source.stationary_distribution()
-        lines = [f"Exact entropy rate H = {rate} bits per symbol.",
-                 f"Stationary distribution: P(a) = {pi[0]:.4f}, P(b) = {pi[1]:.4f}."]
-    columns = ["sample"] + (["coin picked"] if report.picks else []) + [
-        f"bits per symbol at n = {n:,}", "distance from H"]
+        lines = [tr("Exact entropy rate H = {rate} bits per symbol.", rate=rate),
+                 tr("Stationary distribution: P(a) = {a}, P(b) = {b}.", a=f"{pi[0]:.4f}", b=f"{pi[1]:.4f}")]
+    columns = [tr("sample")] + ([tr("coin picked")] if report.picks else []) + [
+        tr("bits per symbol at n = {n}", n=f"{n:,}"), tr("distance from H")]
     rows = []
     for i, (final, gap) in enumerate(zip(result.final, result.gaps)):
         rows.append([str(i + 1)] + ([str(report.picks[i] + 1)] if report.picks else []) + [
             span("lmcore-sample-rate", format_number(final)), span("lmcore-gap", f"{gap:+.4f}")])
     largest = span("lmcore-max-gap", format_number(result.max_gap))
-    lines.append(f"Largest distance from H after {n:,} symbols: {largest} bits per symbol.")
+    lines.append(tr("Largest distance from H after {n} symbols: {largest} bits per symbol.", n=f"{n:,}",
+                    largest=largest))
     # line-height: JupyterLab gives an HTML widget a control's 28 px line height, which double-spaces text.
     items = "".join(f"<li>{line}</li>" for line in lines)
     return f'<div style="line-height: 1.4"><ul>{items}</ul>{table_html(columns, rows)}</div>'
@@ -213,17 +217,17 @@ def entropy_rate_figure(report: EntropyRateReport):
     colors = plt.get_cmap("tab10").colors
     for i in range(MAX_SAMPLES):
         x, y = (result.lengths, result.rates[i]) if i < len(result.rates) else ([], [])
-        ax.plot(x, y, color=colors[i % 10], lw=1.2, label="samples" if i == 0 else None)
-    ax.axhline(result.entropy_rate, color="black", ls="--", lw=1.5, label="exact entropy rate H")
+        ax.plot(x, y, color=colors[i % 10], lw=1.2, label=tr("samples") if i == 0 else None)
+    ax.axhline(result.entropy_rate, color="black", ls="--", lw=1.5, label=tr("exact entropy rate H"))
     if report.component_rates:
         for i, h in enumerate(report.component_rates):
-            ax.axhline(h, color="grey", ls=":", lw=1.5, label="each coin's rate" if i == 0 else None)
+            ax.axhline(h, color="grey", ls=":", lw=1.5, label=tr("each coin's rate") if i == 0 else None)
     ax.set_xscale("log")
     ax.set_xlim(1, report.n)
     ax.set_ylim(0, Y_TOP)
-    ax.set_xlabel("sample length n (log scale)")
-    ax.set_ylabel("−(1/n) log₂ p(x₁…xₙ), bits")
-    ax.set_title(report.kind)
+    ax.set_xlabel(tr("sample length n (log scale)"))
+    ax.set_ylabel(tr("−(1/n) log₂ p(x₁…xₙ), bits"))
+    ax.set_title(tr(report.kind))
     ax.legend(loc="upper right", fontsize="small", frameon=False)
     ax.spines[["top", "right"]].set_visible(False)
     return fig
@@ -231,7 +235,7 @@ def entropy_rate_figure(report: EntropyRateReport):
 
 # --- wiring ---------------------------------------------------------------------------------
 
-_HELP = (
+_HELP = translatable(
     "<b>Does one long sample know the entropy rate?</b> Each coloured line is one sample of "
     "100,000 symbols (a or b); it shows −(1/n) log₂ p(x₁…xₙ), the bits per symbol the source gives "
     "the first n symbols. The dashed line is the source's exact entropy rate H. For the Markov chain, "
@@ -265,7 +269,8 @@ class EntropyRateExplorer(Explorer):
         self.n, self.seed = n, seed
         self.result: EntropyRateReport | None = None
         self.error: str | None = None
-        self.kind = widgets.Dropdown(options=list(SOURCE_KINDS), value=kind, description="source",
+        self.kind = widgets.Dropdown(options=[(tr(name), name) for name in SOURCE_KINDS], value=kind,
+                                     description=tr("source"),
                                      style={"description_width": "130px"}, layout=widgets.Layout(width="400px"))
         self.kind.add_class("lmcore-source-kind")
         # A 420 px track (130 px for the name, 60 for the readout): one 0.01 step is over 4 px.
@@ -275,18 +280,19 @@ class EntropyRateExplorer(Explorer):
         self.first.add_class("lmcore-first")
         self.second = widgets.FloatSlider(**slider)
         self.second.add_class("lmcore-second")
-        self.n_samples = widgets.IntSlider(value=n_samples, min=1, max=MAX_SAMPLES, description="samples",
+        self.n_samples = widgets.IntSlider(value=n_samples, min=1, max=MAX_SAMPLES, description=tr("samples"),
                                            continuous_update=True, style={"description_width": "130px"},
                                            layout=widgets.Layout(width="400px"))
         self.n_samples.add_class("lmcore-n-samples")
-        self.new_samples = widgets.Button(description="new samples", tooltip="draw fresh samples (next seed)")
+        self.new_samples = widgets.Button(description=tr("new samples"),
+                                          tooltip=tr("draw fresh samples (next seed)"))
         self.new_samples.add_class("lmcore-new-samples")
         self.figure = widgets.Image(format="png", layout=picture_layout())
         self.figure.add_class("lmcore-figure")
         self.output = widgets.HTML()
         self.output.add_class("lmcore-result")
         self.widget = widgets.VBox([
-            help_box(_HELP),
+            help_box(tr(_HELP)),
             self.kind, self.first, self.second, widgets.HBox([self.n_samples, self.new_samples]),
             widgets.HBox([self.figure, self.output]),
         ])
@@ -304,7 +310,7 @@ class EntropyRateExplorer(Explorer):
         first_name, second_name, first, second = SOURCE_KINDS[kind]
         self._loading = True
         try:
-            self.first.description, self.second.description = first_name, second_name
+            self.first.description, self.second.description = tr(first_name), tr(second_name)
             self.first.value, self.second.value = first, second
         finally:
             self._loading = False
@@ -334,7 +340,8 @@ class EntropyRateExplorer(Explorer):
             for line in self._lines:  # no samples to show
                 line.set_data([], [])
             self.figure.value = self._redraw.png()
-            self.output.value = f'<p class="lmcore-message">No entropy rate to show: {html.escape(str(error))}.</p>'
+            why = html.escape(tr(str(error)))  # the frozen chain's message is translatable
+            self.output.value = f'<p class="lmcore-message">{tr("No entropy rate to show: {why}.", why=why)}</p>'
             return
         if report.kind != self._drawn_kind:
             self._new_picture(report)

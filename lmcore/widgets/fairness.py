@@ -28,9 +28,20 @@ from typing import ClassVar
 import ipywidgets as widgets
 
 from lmcore.evaluate import evaluate
+from lmcore.i18n import tr, translatable
 from lmcore.ngram import Interpolated
 from lmcore.vocab import Vocabulary
-from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, readable, span, table_html
+from lmcore.widgets.base import (
+    Explorer,
+    Message,
+    format_number,
+    help_box,
+    localised,
+    notes_html,
+    readable,
+    span,
+    table_html,
+)
 
 __all__ = ["FairnessRow", "fairness_grid", "FairnessReport", "fairness_report", "fairness_html", "FairnessExplorer"]
 
@@ -110,7 +121,8 @@ def fairness_grid(data: Mapping[str, Sequence], min_counts: Sequence[int] = (1, 
 @dataclass(frozen=True)
 class FairnessReport:
     """A chosen setting against a reference one: ``chosen.perplexity / reference.perplexity``
-    and the change in bits per character, with ``notes`` saying what changed."""
+    and the change in bits per character, with ``notes`` saying what changed (English
+    :class:`~lmcore.widgets.base.Message` s, shown in the course's language)."""
 
     reference: FairnessRow
     chosen: FairnessRow
@@ -139,20 +151,34 @@ def fairness_report(grid: Mapping[tuple[str, int], FairnessRow], unit: str, min_
     base, chosen = grid[reference], grid[unit, min_count]
     notes = []
     if chosen.unit != base.unit:
-        notes.append(
-            f"The unit changed ({base.unit} to {chosen.unit}): perplexity per token now counts guesses "
-            f"among {chosen.unit}s, not {base.unit}s, so it cannot be compared. Compare bits per character: "
-            "every model pays for the same characters.")
+        notes.append(Message(translatable(
+            "The unit changed ({base_unit} to {chosen_unit}): perplexity per token now counts guesses "
+            "among {chosen_units}, not {base_units}, so it cannot be compared. Compare bits per character: "
+            "every model pays for the same characters."),
+            base_unit=Message(base.unit), chosen_unit=Message(chosen.unit),
+            chosen_units=_plural(chosen.unit), base_units=_plural(base.unit)))
     if chosen.min_count != base.min_count:
-        notes.append(
-            f"The vocabulary changed (min_count {base.min_count} to {chosen.min_count}): "
-            f"{chosen.oov_rate:.1%} of the test {chosen.unit}s are now <unk> (was {base.oov_rate:.1%}). "
+        notes.append(Message(translatable(
+            "The vocabulary changed (min_count {base_min_count} to {chosen_min_count}): "
+            "{oov_rate:.1%} of the test {units} are now <unk> (was {base_oov_rate:.1%}). "
             "Predicting '<unk>' is easier than predicting the word it hides, so the score improves "
-            "without the model predicting the text any better.")
+            "without the model predicting the text any better."),
+            base_min_count=base.min_count, chosen_min_count=chosen.min_count, oov_rate=chosen.oov_rate,
+            units=_plural(chosen.unit), base_oov_rate=base.oov_rate))
     if not notes:
-        notes.append("Same unit, same vocabulary: these numbers can be compared with each other.")
+        notes.append(translatable("Same unit, same vocabulary: these numbers can be compared with each other."))
     return FairnessReport(base, chosen, chosen.perplexity / base.perplexity,
                           chosen.bits_per_character - base.bits_per_character, tuple(notes))
+
+
+# The course's units, singular and plural (``"words"`` is a menu's name below), which the notes
+# and the table show in the course's language; other units show as given.
+_UNITS = (translatable("word"), translatable("char"), translatable("chars"))
+
+
+def _plural(unit: str) -> Message:
+    """``"words"`` for the unit ``"word"``, as the notes and the table say it (a plural "s" in English)."""
+    return Message(f"{unit}s")
 
 
 # --- render ---------------------------------------------------------------------------------
@@ -169,23 +195,24 @@ def fairness_html(report: FairnessReport) -> str:
     >>> "123.4000" in fairness_html(fairness_report(grid, "char", 1))
     True
     """
-    columns = ["", "unit", "min_count", "|V|", "test OOV", "tokens N", "perplexity per token", "bits per token",
-               "bits per character"]
+    columns = ["", tr("unit"), "min_count", "|V|", tr("test OOV"), tr("tokens N"), tr("perplexity per token"),
+               tr("bits per token"), tr("bits per character")]
     rows = []
-    for name, row, css in (("reference", report.reference, "lmcore-reference"),
-                           ("your choice", report.chosen, "lmcore-chosen")):
-        rows.append([name, f"{html.escape(row.unit)}s", str(row.min_count), f"{row.vocabulary:,}",
+    for name, row, css in ((tr("reference"), report.reference, "lmcore-reference"),
+                           (tr("your choice"), report.chosen, "lmcore-chosen")):
+        rows.append([name, html.escape(localised(_plural(row.unit))), str(row.min_count), f"{row.vocabulary:,}",
                      f"{row.oov_rate:.2%}", f"{row.n_tokens:,}",
                      span(f"{css}-perplexity", format_number(row.perplexity)), format_number(row.bits_per_token),
                      span(f"{css}-bpc", format_number(row.bits_per_character))])
-    summary = (f"Perplexity per token × {span('lmcore-perplexity-ratio', f'{report.perplexity_ratio:.4f}')}; "
-               f"bits per character {span('lmcore-bpc-change', f'{report.bits_per_character_change:+.4f}')}.")
+    summary = tr("Perplexity per token × {ratio}; bits per character {change}.",
+                 ratio=span("lmcore-perplexity-ratio", f"{report.perplexity_ratio:.4f}"),
+                 change=span("lmcore-bpc-change", f"{report.bits_per_character_change:+.4f}"))
     return f"{table_html(columns, rows)}<p>{summary}</p>{notes_html(report.notes)}"
 
 
 # --- wiring ---------------------------------------------------------------------------------
 
-_FAIRNESS_HELP = (
+_FAIRNESS_HELP = translatable(
     "<b>Fair comparison.</b> The same model family on the same test text, scored under different "
     "settings: the tokenization unit (words or characters) and the vocabulary cut-off min_count "
     "(words seen fewer times in training become &lt;unk&gt;). The first row is the reference setting."
@@ -212,7 +239,8 @@ class FairnessExplorer(Explorer):
     0.2
     """
 
-    UNIT_NAMES: ClassVar[dict[str, str]] = {"word": "words", "char": "characters"}
+    #: The units' names in the menu (shown in the course's language); the menu's values are the grid's units.
+    UNIT_NAMES: ClassVar[dict[str, str]] = {"word": translatable("words"), "char": translatable("characters")}
 
     def __init__(self, grid: Mapping[tuple[str, int], FairnessRow], reference: tuple[str, int] | None = None):
         if not isinstance(grid, Mapping) or not grid:
@@ -224,15 +252,15 @@ class FairnessExplorer(Explorer):
         units = list(dict.fromkeys(unit for unit, _ in self.grid))
         min_counts = sorted({m for _, m in self.grid})
         self.result: FairnessReport | None = None
-        self.unit = widgets.Dropdown(options=[(self.UNIT_NAMES.get(u, u), u) for u in units],
-                                     value=self.reference[0], description="unit")
+        self.unit = widgets.Dropdown(options=[(tr(self.UNIT_NAMES.get(u, u)), u) for u in units],
+                                     value=self.reference[0], description=tr("unit"))
         self.unit.add_class("lmcore-unit")
         self.min_count = widgets.Dropdown(options=min_counts, value=self.reference[1], description="min_count")
         self.min_count.add_class("lmcore-min-count")
         self.output = widgets.HTML()
         self.output.add_class("lmcore-result")
         self.widget = widgets.VBox([
-            help_box(_FAIRNESS_HELP),
+            help_box(tr(_FAIRNESS_HELP)),
             widgets.HBox([self.unit, self.min_count]),
             self.output,
         ])
@@ -250,7 +278,8 @@ class FairnessExplorer(Explorer):
     def _update(self, change=None) -> None:
         key = (self.unit.value, self.min_count.value)
         if key not in self.grid:
-            self.output.value = readable(f'<p class="lmcore-message">No numbers for {html.escape(str(key))}.</p>')
+            self.output.value = readable('<p class="lmcore-message">'
+                                         f"{html.escape(tr('No numbers for {key}.', key=str(key)))}</p>")
             self.result = None
             return
         report = fairness_report(self.grid, *key, reference=self.reference)

@@ -20,6 +20,7 @@ The pattern, as in every explorer: pure compute (:func:`lambda_report`,
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from dataclasses import dataclass
@@ -36,11 +37,14 @@ from lmcore.evaluate import (
     interpolated_perplexity,
     interpolated_probs,
 )
+from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import (
     INFINITY,
     Explorer,
+    Message,
     format_number,
     help_box,
+    localised,
     picture_layout,
     readable,
     slider_layout,
@@ -61,6 +65,8 @@ class LambdaReport:
     ``perplexity`` is ``inf`` when ``n_impossible`` tokens get probability 0;
     ``reason`` then says why in words, and ``message`` is the sentence a student
     reads, ``"∞ — "`` followed by the reason. Both are ``None`` for a finite perplexity.
+    Both are English; the explorer shows the reason in the course's language
+    (``reason`` is a :class:`~lmcore.widgets.base.Message`).
     """
 
     lambdas: tuple[float, ...]
@@ -76,7 +82,7 @@ class LambdaReport:
         return None if self.reason is None else f"{INFINITY} — {self.reason}"
 
 
-def lambda_report(order_probs, lambdas, data_name: str = "held-out") -> LambdaReport:
+def lambda_report(order_probs, lambdas, data_name: str = translatable("held-out")) -> LambdaReport:
     """Perplexity of ``Σ_i λ_i p_i(token)`` over tokens, from per-order probabilities.
 
     ``order_probs`` has shape ``(n_tokens, order)`` (column ``i`` is order ``i + 1``'s
@@ -99,11 +105,15 @@ def lambda_report(order_probs, lambdas, data_name: str = "held-out") -> LambdaRe
     if n_impossible:
         order_probs = np.asarray(order_probs, dtype=float)
         never_zero = [f"λ{i + 1}" for i in range(order_probs.shape[1]) if (order_probs[:, i] > 0).all()]
-        advice = (f" Give some weight to {' or '.join(never_zero)}: that order never gives probability 0."
+        advice = (Message(translatable(" Give some weight to {orders}: that order never gives probability 0."),
+                          orders=functools.reduce(
+                              lambda a, b: Message(translatable("{a} or {b}"), a=a, b=b),
+                              never_zero))
                   if never_zero else "")
-        reason = (f"some {data_name} token gets probability 0 under these weights "
-                  f"({n_impossible:,} of {mixture.size:,} tokens): every order with weight > 0 gives it "
-                  f"probability 0.{advice}")
+        reason = Message(translatable(
+            "some {data_name} token gets probability 0 under these weights ({n_impossible:,} of {n_tokens:,} "
+            "tokens): every order with weight > 0 gives it probability 0.{advice}"),
+            data_name=Message(data_name), n_impossible=n_impossible, n_tokens=int(mixture.size), advice=advice)
         perplexity = math.inf
     else:
         reason = None
@@ -199,29 +209,34 @@ def synthetic_order_probs(n_tokens: int = 5000, seed: int = 0) -> tuple[np.ndarr
 def _perplexity_html(report: LambdaReport, css_class: str) -> str:
     """The report's perplexity, in bold, in a ``css_class`` span, followed by the reason when it is ∞."""
     shown = f"<b>{span(css_class, format_number(report.perplexity))}</b>"
-    return shown if report.reason is None else f"{shown} — {html.escape(report.reason)}"
+    return shown if report.reason is None else f"{shown} — {html.escape(localised(report.reason))}"
 
 
 def render_lambda_report(report: LambdaReport, best: tuple[tuple[float, ...], float] | None = None,
-                         best_name: str = "EM optimum") -> str:
+                         best_name: str = translatable("EM optimum")) -> str:
     """HTML for a held-out :class:`LambdaReport`; ``best`` is ``(lambdas, perplexity)`` to compare with.
+    In the course's language (``best_name`` too: a text of the catalog or a
+    :class:`~lmcore.widgets.base.Message`).
 
     >>> "3.2660" in render_lambda_report(lambda_report([[0.5, 0.0], [0.25, 0.5]], [0.5, 0.5]))
     True
     """
     shown = ", ".join(f"{w:.2f}" for w in report.lambdas)
-    page = f"<p>Held-out perplexity at λ = ({shown}): {_perplexity_html(report, 'lmcore-heldout-perplexity')}"
+    page = "<p>" + tr("Held-out perplexity at λ = ({lambdas}): {perplexity}", lambdas=shown,
+                      perplexity=_perplexity_html(report, "lmcore-heldout-perplexity"))
     if report.reason is None:
-        page += f" (cross-entropy {report.cross_entropy:.4f} bits per token, {report.n_tokens:,} tokens)"
+        page += tr(" (cross-entropy {cross_entropy:.4f} bits per token, {n_tokens:,} tokens)",
+                   cross_entropy=report.cross_entropy, n_tokens=report.n_tokens)
     page += "</p>"
     if best is not None:
         best_lambdas, best_perplexity = best
-        page += (f"<p>{html.escape(best_name)}: λ = ({', '.join(f'{w:.2f}' for w in best_lambdas)}), "
-                 f"perplexity {format_number(best_perplexity)}.</p>")
+        page += "<p>" + tr("{name}: λ = ({lambdas}), perplexity {perplexity}.", name=html.escape(localised(best_name)),
+                           lambdas=", ".join(f"{w:.2f}" for w in best_lambdas),
+                           perplexity=format_number(best_perplexity)) + "</p>"
     return page
 
 
-_TEST_SET_NOTE = (
+_TEST_SET_NOTE = translatable(
     "Why only once: the test set stands in for text nobody has seen yet. If you moved the "
     "sliders until this number looked good, you would be choosing λ on the test set, and the "
     "number would be optimistic: it would no longer tell how the model does on new text. "
@@ -232,13 +247,14 @@ _TEST_SET_NOTE = (
 def _render_test_report(report: LambdaReport) -> str:
     """HTML for the one look at the test set, with the reason it is only one."""
     shown = ", ".join(f"{w:.2f}" for w in report.lambdas)
-    return (f"<p>Test-set perplexity at λ = ({shown}): {_perplexity_html(report, 'lmcore-test-perplexity')}</p>"
-            f'<p style="max-width: 34em"><i>{html.escape(_TEST_SET_NOTE)}</i></p>')
+    return ("<p>" + tr("Test-set perplexity at λ = ({lambdas}): {perplexity}", lambdas=shown,
+                       perplexity=_perplexity_html(report, "lmcore-test-perplexity")) + "</p>"
+            f'<p style="max-width: 34em"><i>{html.escape(tr(_TEST_SET_NOTE))}</i></p>')
 
 
 # --- wiring ---------------------------------------------------------------------------------
 
-_LAMBDA_HELP = (
+_LAMBDA_HELP = translatable(
     "<b>Interpolation:</b> P(w | u, v) = λ1·P<sub>1</sub>(w) + λ2·P<sub>2</sub>(w | v) + "
     "λ3·P<sub>3</sub>(w | u, v). The weights must sum to 1, so you move λ1 and λ2 and "
     "λ3 = 1 − λ1 − λ2 takes the rest (the grey slider). The map shows the held-out "
@@ -283,8 +299,9 @@ class LambdaExplorer(Explorer):
         self.grid = perplexity_grid(self.heldout, grid_step)
         em_perplexity = lambda_report(self.heldout, self.em_lambdas).perplexity
         self._best = (self.em_lambdas, em_perplexity)
-        self._best_name = ("EM optimum" if self.em_trace is None
-                           else f"EM optimum ({self.em_trace.iterations} iterations)")
+        self._best_name = (translatable("EM optimum") if self.em_trace is None
+                           else Message(translatable("EM optimum ({iterations} iterations)"),
+                                        iterations=self.em_trace.iterations))
         start = self._starting_point(initial_lambdas, slider_step)
         self.result: LambdaReport | None = None
         self.test_result: LambdaReport | None = None
@@ -299,17 +316,17 @@ class LambdaExplorer(Explorer):
             control.add_class(css_class)
             return control
 
-        self.lambda1 = slider("λ1 (unigram)", start[0], "lmcore-lambda1")
-        self.lambda2 = slider("λ2 (bigram)", start[1], "lmcore-lambda2")
+        self.lambda1 = slider(tr("λ1 (unigram)"), start[0], "lmcore-lambda1")
+        self.lambda2 = slider(tr("λ2 (bigram)"), start[1], "lmcore-lambda2")
         self.lambda3 = slider("λ3 = 1 − λ1 − λ2", start[2], "lmcore-lambda3", disabled=True)
         self.message = widgets.HTML()
         self.message.add_class("lmcore-message")
         self.output = widgets.HTML()
         self.output.add_class("lmcore-result")
         self.test_button = widgets.Button(
-            description="Evaluate on the test set (once)", layout=widgets.Layout(width="auto"),
+            description=tr("Evaluate on the test set (once)"), layout=widgets.Layout(width="auto"),
             disabled=self.test is None,
-            tooltip="No test set was given" if self.test is None else "Use the test set once, at the end")
+            tooltip=tr("No test set was given") if self.test is None else tr("Use the test set once, at the end"))
         self.test_button.add_class("lmcore-test-button")
         self.test_output = widgets.HTML()
         self.test_output.add_class("lmcore-test-result")
@@ -317,7 +334,7 @@ class LambdaExplorer(Explorer):
         # The map is drawn once; an update only moves the "current" marker and re-encodes the PNG.
         self._map_figure = plots.lambda_triangle_map(
             self.grid.lambda1, self.grid.lambda2, self.grid.perplexity, current=start,
-            optimum=self.em_lambdas, optimum_label="EM optimum")
+            optimum=self.em_lambdas, optimum_label=translatable("EM optimum"))
         plt.close(self._map_figure)  # out of pyplot's list: never shown twice, never piling up
         self._marker = next(line for line in self._map_figure.axes[0].lines if line.get_gid() == "current")
         self._redraw = plots.QuickRedraw(self._map_figure, [self._marker])
@@ -325,7 +342,7 @@ class LambdaExplorer(Explorer):
         self.map.add_class("lmcore-map")
 
         self.widget = widgets.VBox([
-            help_box(_LAMBDA_HELP, max_width="46em"),
+            help_box(tr(_LAMBDA_HELP), max_width="46em"),
             self.lambda1, self.lambda2, self.lambda3, self.message,
             widgets.HBox([
                 self.map,
@@ -379,7 +396,8 @@ class LambdaExplorer(Explorer):
             # Stop the moved slider where λ3 reaches 0; setting it runs this observer again.
             name = "λ1" if moved is self.lambda1 else "λ2"
             stop = round(1 - other.value, 10)
-            self._notice = (f"λ1 + λ2 cannot exceed 1 (λ3 would be negative), so {name} stopped at {stop:.2f}.")
+            self._notice = tr("λ1 + λ2 cannot exceed 1 (λ3 would be negative), so {name} stopped at {stop:.2f}.",
+                              name=name, stop=stop)
             moved.value = stop
             return
         self._update()
@@ -398,8 +416,8 @@ class LambdaExplorer(Explorer):
     def _on_test(self, button=None) -> None:
         if self.test is None or self.test_result is not None:
             return
-        report = lambda_report(self.test, self.lambdas, data_name="test")
+        report = lambda_report(self.test, self.lambdas, data_name=translatable("test"))
         self.test_output.value = readable(_render_test_report(report))
         self.test_button.disabled = True
-        self.test_button.description = "Test set used (once)"
+        self.test_button.description = tr("Test set used (once)")
         self.test_result = report

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import numpy as np
 
+from lmcore.i18n import tr, translatable
 from lmcore.model import NgramModel
 from lmcore.shannon_letters import LETTERS, guess_frequencies, letter_game, shannon_bounds, to_letters
 from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, span
@@ -87,6 +88,11 @@ def letter_report(sentence: str, counts: Sequence[int], model_ranks: Sequence[in
                         model_decreasing)
 
 
+# Whose fractions q_i do not fall yet, by (the student's fall, the model's fall).
+_WHOSE = {(False, True): translatable("yours"), (True, False): translatable("the model's"),
+          (False, False): translatable("yours and the model's")}
+
+
 def _symbol(char: str) -> str:
     return "␣" if char == " " else html.escape(char)
 
@@ -104,45 +110,47 @@ def letter_html(report: LetterReport, tried: str = "", message: str = "") -> str
     symbols = [f"<td style='{cell}; font-size: 130%'>{_symbol(c)}</td>" for c in report.sentence[:done]]
     if done < len(report.sentence):
         symbols.append(f"<td style='{cell}; font-size: 130%; background: #ffe9a8'>?</td>")
-    rows = ["<tr><th style='text-align: left; padding-right: 8px'>text</th>" + "".join(symbols) + "</tr>",
-            "<tr><th style='text-align: left; padding-right: 8px'>you</th>"
+    rows = [f"<tr><th style='text-align: left; padding-right: 8px'>{tr('text')}</th>" + "".join(symbols) + "</tr>",
+            f"<tr><th style='text-align: left; padding-right: 8px'>{tr('you')}</th>"
             + "".join(f"<td style='{cell}'>{c}</td>" for c in report.counts) + "</tr>"]
     if report.model_counts:
-        rows.append("<tr><th style='text-align: left; padding-right: 8px; color: #a0522d'>model</th>"
+        rows.append(f"<tr><th style='text-align: left; padding-right: 8px; color: #a0522d'>{tr('model')}</th>"
                     + "".join(f"<td style='{cell}; color: #a0522d'>{c}</td>" for c in report.model_counts) + "</tr>")
     parts = [f'<table class="lmcore-letter-counts" style="border-collapse: collapse">{"".join(rows)}</table>']
     if done < len(report.sentence):
-        tried_text = " ".join(_symbol(c) for c in tried) if tried else "none yet"
-        parts.append(f"<p>Symbol {done + 1} of {len(report.sentence)}; tried so far: {tried_text}</p>")
+        tried_text = " ".join(_symbol(c) for c in tried) if tried else tr("none yet")
+        parts.append("<p>" + tr("Symbol {number} of {total}; tried so far: {tried}", number=done + 1,
+                                total=len(report.sentence), tried=tried_text) + "</p>")
     parts.append(notes_html([message] if message else []))
     if done:
         shown = max(report.counts + report.model_counts)  # q_i up to the largest count seen
         q_cells = "".join(f"<td style='{cell}'>{report.frequencies[i]:.2f}</td>" for i in range(shown))
         heads = "".join(f"<th style='{cell}'>{i}</th>" for i in range(1, shown + 1))
-        parts.append(f"<p>Fraction of symbols guessed at try i (q<sub>i</sub>), over your "
-                     f"{span('lmcore-done', str(done))} symbols:</p>"
+        fraction = tr("Fraction of symbols guessed at try i (q<sub>i</sub>), over your {done} symbols:",
+                      done=span("lmcore-done", str(done)))
+        parts.append(f"<p>{fraction}</p>"
                      f'<table style="border-collapse: collapse"><tr><th>i</th>{heads}</tr>'
                      f"<tr><th>q<sub>i</sub></th>{q_cells}</tr></table>")
-        lines = [f"Your bounds: {span('lmcore-lower', format_number(report.lower))} ≤ H ≤ "
-                 f"{span('lmcore-upper', format_number(report.upper))} bits per symbol"]
+        lines = [tr("Your bounds: {lower} ≤ H ≤ {upper} bits per symbol",
+                    lower=span("lmcore-lower", format_number(report.lower)),
+                    upper=span("lmcore-upper", format_number(report.upper)))]
         if report.model_counts:
-            lower = span("lmcore-model-lower", format_number(report.model_lower))
-            upper = span("lmcore-model-upper", format_number(report.model_upper))
-            lines.append(f"The model's, on the same symbols: {lower} ≤ H ≤ {upper}")
+            lines.append(tr("The model's, on the same symbols: {lower} ≤ H ≤ {upper}",
+                            lower=span("lmcore-model-lower", format_number(report.model_lower)),
+                            upper=span("lmcore-model-upper", format_number(report.model_upper))))
         parts.append("<ul>" + "".join(f"<li>{line}</li>" for line in lines) + "</ul>")
-        whose = [who for who, falling in (("yours", report.decreasing), ("the model's", report.model_decreasing))
-                 if not falling]
+        whose = _WHOSE.get((report.decreasing, report.model_decreasing))
         if whose:
-            parts.append(notes_html([f"Shannon's bounds assume q1 ≥ q2 ≥ q3 ≥ ..., as for a player who always "
-                                     f"guesses the likeliest symbol first. The fractions ({' and '.join(whose)}) do "
-                                     "not fall like that yet, so those bounds mean little (the lower one can even "
-                                     "exceed the upper): play more symbols."]))
+            parts.append(notes_html([tr("Shannon's bounds assume q1 ≥ q2 ≥ q3 ≥ ..., as for a player who always "
+                                        "guesses the likeliest symbol first. The fractions ({whose}) do not fall like "
+                                        "that yet, so those bounds mean little (the lower one can even exceed the "
+                                        "upper): play more symbols.", whose=tr(whose))]))
     return "".join(parts)
 
 
 # --- wiring ---------------------------------------------------------------------------------
 
-_LETTER_HELP = (
+_LETTER_HELP = translatable(
     "<b>Shannon's letter game.</b> Guess the next symbol of an English sentence (a-z or space, ␣) by "
     "clicking it; wrong tries are crossed out until you find it. Your number of tries for each symbol is "
     "written under it, and Shannon's bounds on the entropy of English are computed from those numbers. "
@@ -180,14 +188,14 @@ class LetterGameExplorer(Explorer):
             button.on_click(lambda _, symbol=symbol: self._on_symbol(symbol))
             self.buttons[symbol] = button
         keys = list(self.buttons.values())
-        self.new_button = widgets.Button(description="New sentence", layout=widgets.Layout(width="10em"))
+        self.new_button = widgets.Button(description=tr("New sentence"), layout=widgets.Layout(width="10em"))
         self.new_button.add_class("lmcore-letter-new")
         self.new_button.on_click(self._on_new)
         self.output = widgets.HTML()
         self.output.add_class("lmcore-result")
         self.output.add_class("lmcore-letter-result")
         self.widget = widgets.VBox([
-            help_box(_LETTER_HELP),
+            help_box(tr(_LETTER_HELP)),
             widgets.HBox(keys[:14]), widgets.HBox(keys[14:] + [self.new_button]),
             self.output,
         ])
@@ -201,7 +209,7 @@ class LetterGameExplorer(Explorer):
     def _start(self) -> None:
         self.counts, self.tried = [], ""
         self._model_ranks = letter_game(self.model, self.sentence).ranks if self.model is not None else ()
-        self.message = f"A sentence of {len(self.sentence)} symbols. Guess symbol 1."
+        self.message = tr("A sentence of {n} symbols. Guess symbol 1.", n=len(self.sentence))
         self._enable_all()
         self._render()
 
@@ -222,16 +230,17 @@ class LetterGameExplorer(Explorer):
         if symbol != self.sentence[position]:
             self.buttons[symbol].disabled = True
             self.buttons[symbol].button_style = "danger"
-            self.message = f"Not {'␣' if symbol == ' ' else symbol}: try again."
+            self.message = tr("Not {symbol}: try again.", symbol="␣" if symbol == " " else symbol)
         else:
             self.counts.append(len(self.tried))
-            self.message = f"Right, in {len(self.tried)} {'try' if len(self.tried) == 1 else 'tries'}."
+            self.message = (tr("Right, in {n} try.", n=1) if len(self.tried) == 1 else
+                            tr("Right, in {n} tries.", n=len(self.tried)))
             self.tried = ""
             self._enable_all()
             if len(self.counts) == len(self.sentence):
                 for button in self.buttons.values():
                     button.disabled = True
-                self.message += " Sentence complete: press New sentence for another."
+                self.message += tr(" Sentence complete: press New sentence for another.")
         self._render()
 
     def _on_new(self, button=None) -> None:

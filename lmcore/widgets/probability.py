@@ -17,6 +17,7 @@ The pattern, as in every explorer: pure compute (:func:`explore_distribution`,
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from collections.abc import Mapping, Sequence
@@ -28,11 +29,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lmcore import info, plots
+from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import (
     INFINITY,
     Explorer,
+    Message,
     format_number,
     help_box,
+    localised,
     notes_html,
     picture_layout,
     readable,
@@ -51,7 +55,12 @@ __all__ = ["PRESETS", "Preset", "DistributionReport", "explore_distribution", "d
 
 @dataclass(frozen=True)
 class Preset:
-    """A worked example of the course: outcomes, their probabilities ``p``, a model ``q``."""
+    """A worked example of the course: outcomes, their probabilities ``p``, a model ``q``.
+
+    The labels and the story are English, marked for translation: the explorer shows them in
+    the course's language (:func:`~lmcore.widgets.base.localised`); a preset's name, the key
+    of :data:`PRESETS`, is shown translated too but passed in English (``preset="horse race"``).
+    """
 
     labels: tuple[str, ...]
     p: tuple[float, ...]
@@ -60,26 +69,28 @@ class Preset:
 
 
 PRESETS: dict[str, Preset] = {
-    "fair coin": Preset(
-        ("heads", "tails"), (0.5, 0.5), (0.8, 0.2),
-        "A fair coin: 1 bit per toss. The model wrongly believes heads comes up 80% of the time."),
-    "8 teams": Preset(
-        tuple(f"team {i}" for i in range(1, 9)), (1 / 8,) * 8, (1 / 8,) * 8,
-        "Eight equally strong teams: 3 bits, so the 3-bit team number is already the best code."),
-    "horse race": Preset(
-        tuple(f"horse {i}" for i in range(1, 9)), (1 / 2, 1 / 4, 1 / 8, 1 / 16) + (1 / 64,) * 4, (1 / 8,) * 8,
-        "The horse race: 2 bits, Huffman code 0, 10, 110, 1110, 111100, ... The model treats all "
-        "horses alike (the 3-bit code's belief) and pays 1 bit more per race: the KL divergence."),
-    "rain forecast": Preset(
-        ("rain", "no rain"), (1 / 4, 3 / 4), (1 / 2, 1 / 2),
-        "Rain one day in four: 0.8113 bits. A 50/50 model needs 1 bit per day."),
-    "pizza toppings (Shannon game)": Preset(
-        ("mushrooms", "pepperoni", "anchovies", "fried rice", "everything else"),
+    translatable("fair coin"): Preset(
+        (translatable("heads"), translatable("tails")), (0.5, 0.5), (0.8, 0.2),
+        translatable("A fair coin: 1 bit per toss. The model wrongly believes heads comes up 80% of the time.")),
+    translatable("8 teams"): Preset(
+        tuple(Message(translatable("team {i}"), i=i) for i in range(1, 9)), (1 / 8,) * 8, (1 / 8,) * 8,
+        translatable("Eight equally strong teams: 3 bits, so the 3-bit team number is already the best code.")),
+    translatable("horse race"): Preset(
+        tuple(Message(translatable("horse {i}"), i=i) for i in range(1, 9)),
+        (1 / 2, 1 / 4, 1 / 8, 1 / 16) + (1 / 64,) * 4, (1 / 8,) * 8,
+        translatable("The horse race: 2 bits, Huffman code 0, 10, 110, 1110, 111100, ... The model treats all "
+                     "horses alike (the 3-bit code's belief) and pays 1 bit more per race: the KL divergence.")),
+    translatable("rain forecast"): Preset(
+        (translatable("rain"), translatable("no rain")), (1 / 4, 3 / 4), (1 / 2, 1 / 2),
+        translatable("Rain one day in four: 0.8113 bits. A 50/50 model needs 1 bit per day.")),
+    translatable("pizza toppings (Shannon game)"): Preset(
+        (translatable("mushrooms"), translatable("pepperoni"), translatable("anchovies"), translatable("fried rice"),
+         translatable("everything else")),
         (0.1, 0.1, 0.01, 0.0001, 0.7899), (0.2,) * 5,
-        "The next word after 'I want a pizza with ...'. The first four are single toppings; "
-        "'everything else' is not one outcome but all other toppings lumped together (it takes "
-        "the remaining 0.7899), so the entropy shown is lower than that of the real, much longer "
-        "list. The model spreads its belief evenly over the five rows."),
+        translatable("The next word after 'I want a pizza with ...'. The first four are single toppings; "
+                     "'everything else' is not one outcome but all other toppings lumped together (it takes "
+                     "the remaining 0.7899), so the entropy shown is lower than that of the real, much longer "
+                     "list. The model spreads its belief evenly over the five rows.")),
 }
 
 
@@ -133,7 +144,7 @@ def explore_distribution(p, q=None, labels: Sequence[str] | None = None) -> Dist
     code = {labels[i]: word for i, word in code_by_position.items()}
     notes = []
     if entropy == 0:
-        notes.append("H(p) = 0: one outcome is certain, so seeing it tells you nothing new.")
+        notes.append(translatable("H(p) = 0: one outcome is certain, so seeing it tells you nothing new."))
     cross_entropy = kl_divergence = model_perplexity = None
     impossible: tuple[str, ...] = ()
     if q is not None:
@@ -145,10 +156,13 @@ def explore_distribution(p, q=None, labels: Sequence[str] | None = None) -> Dist
         model_perplexity = 2.0**cross_entropy
         impossible = tuple(label for label, pi, qi in zip(labels, p, q) if pi > 0 and qi == 0)
         if impossible:
-            notes.append(
-                f"H(p, q) = {INFINITY}: the model gives probability 0 to {', '.join(impossible)}, which does "
+            outcomes = functools.reduce(
+                lambda a, b: Message(translatable("{a}, {b}"), a=a, b=b),
+                (label if isinstance(label, Message) else Message(label) for label in impossible))
+            notes.append(Message(translatable(
+                "H(p, q) = {infinity}: the model gives probability 0 to {outcomes}, which does "
                 "happen. Coding it would need an infinitely long code word; a language model with this "
-                "flaw has infinite perplexity.")
+                "flaw has infinite perplexity."), infinity=INFINITY, outcomes=outcomes))
     return DistributionReport(
         labels=labels, p=p, q=q, entropy=entropy, perplexity=info.perplexity(p),
         cross_entropy=cross_entropy, kl_divergence=kl_divergence, model_perplexity=model_perplexity,
@@ -161,7 +175,9 @@ def _normalise(weights, name: str) -> np.ndarray:
     weights = info.check_probability_array(weights, name)
     total = weights.sum()
     if total == 0:
-        raise ValueError(f"all weights of {name} are 0: give at least one outcome a positive weight")
+        # A Message: the explorer shows it in the course's language; it raises and prints in English.
+        raise ValueError(Message(translatable("all weights of {name} are 0: give at least one outcome a "
+                                              "positive weight"), name=name))
     return weights / total
 
 
@@ -179,7 +195,7 @@ def distribution_from_weights(p_weights, q_weights=None, labels: Sequence[str] |
         try:
             q = _normalise(q_weights, "q")
         except ValueError:
-            note = "The model's weights are all 0, so it is no distribution: no cross-entropy to show."
+            note = translatable("The model's weights are all 0, so it is no distribution: no cross-entropy to show.")
     report = explore_distribution(p, q, labels)
     if note:
         report = replace(report, notes=report.notes + (note,))
@@ -196,38 +212,40 @@ def distribution_html(report: DistributionReport, show_code: bool = False) -> st
     True
     """
     has_model = report.q is not None
-    columns = ["outcome", "p(x)", "−log₂ p(x)"] + (["q(x)", "−log₂ q(x)"] if has_model else [])
+    columns = [tr("outcome"), "p(x)", "−log₂ p(x)"] + (["q(x)", "−log₂ q(x)"] if has_model else [])
     rows = []
     for i, label in enumerate(report.labels):
-        cells = [html.escape(label), f"{report.p[i]:.4f}", format_number(info.surprisal(report.p[i]))]
+        cells = [html.escape(localised(label)), f"{report.p[i]:.4f}", format_number(info.surprisal(report.p[i]))]
         if has_model:
             cells += [f"{report.q[i]:.4f}", format_number(info.surprisal(report.q[i]))]
         if show_code:
             cells.append(f"<code>{report.code[label]}</code>" if label in report.code else "— (p = 0)")
         rows.append(cells)
     lines = [
-        f"Entropy H(p) = {span('lmcore-entropy', format_number(report.entropy))} bits",
-        (f"Perplexity 2<sup>H(p)</sup> = {span('lmcore-perplexity', format_number(report.perplexity))}: "
-         "as uncertain as a fair choice among that many outcomes"),
+        tr("Entropy H(p) = {entropy} bits", entropy=span("lmcore-entropy", format_number(report.entropy))),
+        tr("Perplexity 2<sup>H(p)</sup> = {perplexity}: as uncertain as a fair choice among that many outcomes",
+           perplexity=span("lmcore-perplexity", format_number(report.perplexity))),
     ]
     if has_model:
         lines += [
-            (f"Cross-entropy H(p, q) = {span('lmcore-cross-entropy', format_number(report.cross_entropy))} bits "
-             f"(the model's perplexity 2<sup>H(p, q)</sup> = {format_number(report.model_perplexity)})"),
-            (f"KL divergence D(p‖q) = H(p, q) − H(p) = {span('lmcore-kl', format_number(report.kl_divergence))} "
-             "bits: the price of believing q when the truth is p"),
+            tr("Cross-entropy H(p, q) = {cross_entropy} bits (the model's perplexity 2<sup>H(p, q)</sup> = "
+               "{model_perplexity})", cross_entropy=span("lmcore-cross-entropy", format_number(report.cross_entropy)),
+               model_perplexity=format_number(report.model_perplexity)),
+            tr("KL divergence D(p‖q) = H(p, q) − H(p) = {kl} bits: the price of believing q when the truth is p",
+               kl=span("lmcore-kl", format_number(report.kl_divergence))),
         ]
     if show_code:
-        lines.append(
-            f"Huffman code: average length {span('lmcore-code-length', format_number(report.expected_code_length))} "
-            "bits per outcome (never below H(p), always below H(p) + 1)")
-    table = table_html(columns + (["Huffman code word"] if show_code else []), rows)
+        lines.append(tr("Huffman code: average length {length} bits per outcome (never below H(p), always below "
+                        "H(p) + 1)", length=span("lmcore-code-length", format_number(report.expected_code_length))))
+    table = table_html(columns + ([tr("Huffman code word")] if show_code else []), rows)
     return f"{table}<ul>{''.join(f'<li>{line}</li>' for line in lines)}</ul>{notes_html(report.notes)}"
 
 
 def distribution_figure(report: DistributionReport):
-    """Bars of p, and of the model q beside them if there is one. The caller closes it."""
-    return plots.bar_distribution(report.p, report.labels, report.q, figsize=(4.6, 3.0))
+    """Bars of p, and of the model q beside them if there is one, labelled in the course's
+    language. The caller closes it."""
+    return plots.bar_distribution(report.p, [localised(label) for label in report.labels], report.q,
+                                  figsize=(4.6, 3.0))
 
 
 def render_distribution(report: DistributionReport, show_code: bool = False):
@@ -242,7 +260,7 @@ def render_distribution(report: DistributionReport, show_code: bool = False):
 
 # --- wiring ---------------------------------------------------------------------------------
 
-_PROBABILITY_HELP = (
+_PROBABILITY_HELP = translatable(
     "<b>How the sliders work.</b> Each slider holds a <i>weight</i>, not a probability: "
     "each outcome's probability is its weight divided by the sum of all weights, shown in "
     "the table. So the probabilities always add up to 1, and raising one weight lowers every "
@@ -281,11 +299,12 @@ def slider_weights(p: Sequence[float], step: float = WEIGHT_STEP) -> tuple[float
 
 
 def _weight_slider(label: str, value: float, css_class: str) -> widgets.FloatSlider:
+    # ``label`` is the outcome's English label: the slider shows it in the course's language.
     # An update (the numbers and moving bars) takes about 10 ms: follow the drag. The track is
     # wide enough that a step of 0.01 is over 4 px; the keyboard moves one step, 0.0001.
     layout, style = slider_layout(150)
     slider = widgets.FloatSlider(
-        value=value, min=0.0, max=1.0, step=WEIGHT_STEP, readout_format=".4f", description=label,
+        value=value, min=0.0, max=1.0, step=WEIGHT_STEP, readout_format=".4f", description=localised(label),
         continuous_update=True, style=style, layout=layout)
     slider.add_class(css_class)
     return slider
@@ -310,8 +329,10 @@ class ProbabilityExplorer(Explorer):
             raise ValueError(f"preset must be one of {list(PRESETS)}, got {preset!r}")
         self.result: DistributionReport | None = None
         self.error: str | None = None
-        self.preset = widgets.Dropdown(options=list(PRESETS), value=preset, description="Example")
-        self.show_code = widgets.Checkbox(value=show_code, description="Show the Huffman code", indent=False)
+        # The menu shows the presets' names in the course's language; its values stay the English names.
+        self.preset = widgets.Dropdown(options=[(tr(name), name) for name in PRESETS], value=preset,
+                                       description=tr("Example"))
+        self.show_code = widgets.Checkbox(value=show_code, description=tr("Show the Huffman code"), indent=False)
         self.story = widgets.HTML()
         self.p_sliders: list[widgets.FloatSlider] = []
         self.q_sliders: list[widgets.FloatSlider] = []
@@ -323,11 +344,11 @@ class ProbabilityExplorer(Explorer):
         self.output.add_class("lmcore-result")
         self.widget = widgets.VBox([
             widgets.HBox([self.preset, self.show_code]),
-            help_box(_PROBABILITY_HELP),
+            help_box(tr(_PROBABILITY_HELP)),
             self.story,
             # p above q: side by side, two sliders wide enough to hit a step do not fit a page.
-            widgets.HTML("<b>p: what happens</b>"), self._p_box,
-            widgets.HTML("<b>q: the model</b>"), self._q_box,
+            widgets.HTML(f"<b>{tr('p: what happens')}</b>"), self._p_box,
+            widgets.HTML(f"<b>{tr('q: the model')}</b>"), self._q_box,
             widgets.HBox([self.figure, self.output]),
         ])
         self.widget.add_class("lmcore-probability-explorer")
@@ -352,7 +373,7 @@ class ProbabilityExplorer(Explorer):
             slider.observe(self._update, names="value")
         self._p_box.children = self.p_sliders
         self._q_box.children = self.q_sliders
-        self.story.value = readable(f"<i>{html.escape(preset.story)}</i>", max_width="50em")
+        self.story.value = readable(f"<i>{html.escape(tr(preset.story))}</i>", max_width="50em")
         # One figure per preset; a slider move only changes bar heights (see plots.QuickRedraw).
         figure = distribution_figure(explore_distribution(preset.p, preset.q, preset.labels))
         plt.close(figure)  # out of pyplot's list: never shown twice, never piling up
@@ -370,8 +391,9 @@ class ProbabilityExplorer(Explorer):
             for bar in self._bars[0]:
                 bar.set_height(0.0)
             self.figure.value = self._redraw.png()
-            self.output.value = readable(f'<p class="lmcore-message">Not a distribution yet: '
-                                         f"{html.escape(str(error))}.</p>")
+            reason = localised(error.args[0]) if error.args and isinstance(error.args[0], str) else str(error)
+            self.output.value = readable('<p class="lmcore-message">'
+                                         f"{html.escape(tr('Not a distribution yet: {reason}.', reason=reason))}</p>")
             return
         q = report.q if report.q is not None else np.zeros_like(report.p)
         for bars, heights in zip(self._bars, (report.p, q)):

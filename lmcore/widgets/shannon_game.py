@@ -24,11 +24,13 @@ from __future__ import annotations
 import html
 import math
 import re
+import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import ipywidgets as widgets
 
+from lmcore.i18n import tr, translatable
 from lmcore.shannon import Step, check_guess, check_models, check_sentence, draw_sentence, play_step
 from lmcore.text import chinese_characters, english_words
 from lmcore.widgets.base import INFINITY, Explorer, help_box, notes_html, span
@@ -99,15 +101,15 @@ def _joined(tokens: Sequence[str], unit: str) -> str:
 def _sentence_line(sentence: Sequence[str], n_shown: int, unit: str) -> str:
     shown = _joined(sentence[:n_shown], unit)
     if n_shown >= len(sentence):
-        return f'<p style="font-size: 120%">{shown} <i>(end)</i></p>'
+        return f'<p style="font-size: 120%">{shown} <i>{tr("(end)")}</i></p>'
     blank = "<b>___</b>" if unit == "word" else "<b>＿</b>"
     left = len(sentence) - n_shown - 1
-    rest = f" <span style='color: #888'>(+{left} more)</span>" if left else ""
+    rest = f" <span style='color: #888'>{tr('(+{left} more)', left=left)}</span>" if left else ""
     return f'<p style="font-size: 120%">{shown}{" " if shown and unit == "word" else ""}{blank}{rest}</p>'
 
 
 def _prediction_table(step: Step) -> str:
-    headers = "".join(f"<th style='padding: 1px 10px'>{html.escape(p.name)}</th>" for p in step.predictions)
+    headers = "".join(f"<th style='padding: 1px 10px'>{html.escape(tr(p.name))}</th>" for p in step.predictions)
     depth = max(len(p.top) for p in step.predictions)
     rows = []
     for i in range(depth):
@@ -124,25 +126,28 @@ def _prediction_table(step: Step) -> str:
     truth = []
     for p in step.predictions:
         name = css_name(p.name)
-        unknown = " (as &lt;unk&gt;)" if p.scored_as != p.token else ""
-        truth.append(f"<td style='padding: 3px 10px; border-top: 1px solid #ccc'>rank "
-                     f"{span(f'lmcore-rank-{name}', str(p.rank))}{unknown}<br>P = "
-                     f"{span(f'lmcore-prob-{name}', format_probability(p.prob))}<br>"
-                     f"{span(f'lmcore-bits-{name}', _bits(p.surprisal))} bits</td>")
+        unknown = tr(" (as &lt;unk&gt;)") if p.scored_as != p.token else ""
+        cell = tr("rank {rank}{unknown}<br>P = {prob}<br>{bits} bits", rank=span(f"lmcore-rank-{name}", str(p.rank)),
+                  unknown=unknown, prob=span(f"lmcore-prob-{name}", format_probability(p.prob)),
+                  bits=span(f"lmcore-bits-{name}", _bits(p.surprisal)))
+        truth.append(f"<td style='padding: 3px 10px; border-top: 1px solid #ccc'>{cell}</td>")
     return (f'<table class="lmcore-table lmcore-shannon-top" style="border-collapse: collapse">'
             f"<tr>{headers}</tr>{''.join(rows)}<tr>{''.join(truth)}</tr></table>")
 
 
 def _tally_table(step: Step) -> str:
-    rows = [f"<tr><td style='padding: 1px 10px'>you</td><td style='padding: 1px 10px'>"
-            f"{span('lmcore-tally-you', str(step.hits))} of {step.guesses} guesses</td><td></td></tr>"]
+    yours = tr("{hits} of {guesses} guesses", hits=span("lmcore-tally-you", str(step.hits)), guesses=step.guesses)
+    rows = [f"<tr><td style='padding: 1px 10px'>{tr('you')}</td><td style='padding: 1px 10px'>{yours}</td>"
+            "<td></td></tr>"]
     for p, hits, bits in zip(step.predictions, step.model_hits, step.model_bits):
         name = css_name(p.name)
-        rows.append(f"<tr><td style='padding: 1px 10px'>{html.escape(p.name)}</td><td style='padding: 1px 10px'>"
-                    f"{span(f'lmcore-tally-hits-{name}', str(hits))} of {step.position + 1} tokens</td>"
-                    f"<td style='padding: 1px 10px'>{span(f'lmcore-tally-bits-{name}', _bits(bits))} bits</td></tr>")
-    header = ("<tr><th style='padding: 1px 10px'></th><th style='padding: 1px 10px'>right at the first guess</th>"
-              "<th style='padding: 1px 10px'>total surprisal</th></tr>")
+        right = tr("{hits} of {tokens} tokens", hits=span(f"lmcore-tally-hits-{name}", str(hits)),
+                   tokens=step.position + 1)
+        total = tr("{bits} bits", bits=span(f"lmcore-tally-bits-{name}", _bits(bits)))
+        rows.append(f"<tr><td style='padding: 1px 10px'>{html.escape(tr(p.name))}</td>"
+                    f"<td style='padding: 1px 10px'>{right}</td><td style='padding: 1px 10px'>{total}</td></tr>")
+    header = (f"<tr><th style='padding: 1px 10px'></th><th style='padding: 1px 10px'>{tr('right at the first guess')}"
+              f"</th><th style='padding: 1px 10px'>{tr('total surprisal')}</th></tr>")
     return f'<table class="lmcore-table lmcore-tally" style="border-collapse: collapse">{header}{"".join(rows)}</table>'
 
 
@@ -163,24 +168,74 @@ def game_html(sentence: Sequence[str], steps: Sequence[Step], unit: str = "word"
     parts = [_sentence_line(sentence, len(steps), unit), notes_html([message] if message else [])]
     if steps:
         step = steps[-1]
-        what = "word" if unit == "word" else "character"
-        told = "" if step.guess is None else f" You guessed <b>{html.escape(step.guess)}</b>."
-        number = span("lmcore-step", str(step.position + 1))
-        parts.append(f"<p>{what.capitalize()} {number} was <b>{html.escape(step.token)}</b>.{told} "
-                     f"What each model would have guessed (top {max(len(p.top) for p in step.predictions)}):</p>")
+        told = "" if step.guess is None else tr(" You guessed <b>{guess}</b>.", guess=html.escape(step.guess))
+        revealed = (translatable("Word {number} was <b>{token}</b>.{told} What each model would have guessed "
+                                 "(top {k}):") if unit == "word" else
+                    translatable("Character {number} was <b>{token}</b>.{told} What each model would have guessed "
+                                 "(top {k}):"))
+        parts.append("<p>" + tr(revealed, number=span("lmcore-step", str(step.position + 1)),
+                                token=html.escape(step.token), told=told,
+                                k=max(len(p.top) for p in step.predictions)) + "</p>")
         parts.append(_prediction_table(step))
-        parts.append("<p style='margin-top: 8px'><b>So far</b></p>" + _tally_table(step))
+        parts.append(f"<p style='margin-top: 8px'><b>{tr('So far')}</b></p>" + _tally_table(step))
     return "".join(parts)
 
 
 # --- wiring ---------------------------------------------------------------------------------
 
-_GAME_HELP = (
+_GAME_HELP = translatable(
     "<b>The Shannon game.</b> A sentence the models never saw is hidden behind the blank. Type your guess "
     "for the next word (中文: the next character) and press <i>Guess</i>: the word is revealed, with what "
     "each model would have guessed. <i>Let the models play</i> finishes the sentence; <i>New sentence</i> "
     "draws another; or type a sentence of your own."
 )
+
+# The names the course's chapters give the game's models and languages (keys of ``setups`` and of a
+# setup's ``models``, which stay as they are): shown translated; any other name is shown as given.
+_SHOWN_NAMES = (translatable("unigram"), translatable("bigram"), translatable("trigram"),
+                translatable("English (words)"), translatable("中文 (characters)"))
+
+# What lmcore.shannon's checks say about a guess or a typed sentence, as it words them; a message
+# shown in the game is translated through the template that words it (:func:`_in_language`).
+_GUESS_ERRORS = (
+    translatable("guess is empty: type one word"),
+    translatable("guess is empty: type one character"),
+    translatable("guess {guess} has a space in it: type one word, the models guess one word at a time"),
+    translatable("guess {guess} has a space in it: type one character, the models guess one character at a time"),
+    translatable("guess {guess} is a marker the models use internally: type a word"),
+    translatable("guess {guess} is a marker the models use internally: type a character"),
+    translatable("guess {guess} has {n} characters: type one character"),
+    translatable("guess {guess} has punctuation ({marks}): the corpus's tokens have none (an apostrophe or hyphen "
+                 "inside a word is fine)"),
+    translatable("guess {guess} has punctuation ({marks}): the corpus's tokens have none "),
+)
+_SENTENCE_ERRORS = (
+    translatable("sentence has {n} tokens, fewer than the largest model order ({order}): choose a sentence of at "
+                 "least {order} tokens"),
+)
+
+
+def _in_language(error: Exception, templates: Sequence[str]) -> str:
+    """``error``'s message in the course's language: the one of ``templates`` that words it, its
+    ``{fields}`` read back from the message, through :func:`~lmcore.i18n.tr`; the message as it
+    is where no template words it. In English, the message itself.
+
+    >>> _in_language(ValueError("guess 'a b' has a space in it: type one word, the models guess one word at a "
+    ...                         "time"), _GUESS_ERRORS)
+    "guess 'a b' has a space in it: type one word, the models guess one word at a time"
+    """
+    text = str(error)
+    for template in templates:
+        pattern, seen = [], set()
+        for literal, name, _, _ in string.Formatter().parse(template):
+            pattern.append(re.escape(literal))
+            if name is not None:
+                pattern.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+                seen.add(name)
+        match = re.fullmatch("".join(pattern), text, flags=re.DOTALL)
+        if match:
+            return tr(template, **match.groupdict())
+    return text
 
 
 class ShannonGameExplorer(Explorer):
@@ -209,28 +264,29 @@ class ShannonGameExplorer(Explorer):
         self.steps: list[Step] = []
         self.message = ""
         wide = {"description_width": "8em"}
-        self.language = widgets.Dropdown(options=list(setups), value=language, description="language",
+        self.language = widgets.Dropdown(options=[(tr(name), name) for name in setups], value=language,
+                                         description=tr("language"),
                                          style=wide, layout=widgets.Layout(width="22em"))
         self.language.add_class("lmcore-shannon-language")
-        self.new_button = widgets.Button(description="New sentence", layout=widgets.Layout(width="12em"))
+        self.new_button = widgets.Button(description=tr("New sentence"), layout=widgets.Layout(width="12em"))
         self.new_button.add_class("lmcore-shannon-new")
-        self.own = widgets.Text(placeholder="or type a sentence of your own", layout=widgets.Layout(width="30em"))
+        self.own = widgets.Text(placeholder=tr("or type a sentence of your own"), layout=widgets.Layout(width="30em"))
         self.own.add_class("lmcore-shannon-own")
-        self.own_button = widgets.Button(description="Play this sentence", layout=widgets.Layout(width="12em"))
+        self.own_button = widgets.Button(description=tr("Play this sentence"), layout=widgets.Layout(width="12em"))
         self.own_button.add_class("lmcore-shannon-own-button")
-        self.guess = widgets.Text(placeholder="your guess", description="next token", style=wide,
+        self.guess = widgets.Text(placeholder=tr("your guess"), description=tr("next token"), style=wide,
                                   layout=widgets.Layout(width="22em"))
         self.guess.add_class("lmcore-shannon-guess")
-        self.guess_button = widgets.Button(description="Guess", button_style="primary",
+        self.guess_button = widgets.Button(description=tr("Guess"), button_style="primary",
                                            layout=widgets.Layout(width="8em"))
         self.guess_button.add_class("lmcore-shannon-guess-button")
-        self.auto_button = widgets.Button(description="Let the models play", layout=widgets.Layout(width="12em"))
+        self.auto_button = widgets.Button(description=tr("Let the models play"), layout=widgets.Layout(width="12em"))
         self.auto_button.add_class("lmcore-shannon-auto")
         self.output = widgets.HTML()
         self.output.add_class("lmcore-result")
         self.output.add_class("lmcore-shannon-result")
         self.widget = widgets.VBox([
-            help_box(_GAME_HELP),
+            help_box(tr(_GAME_HELP)),
             widgets.HBox([self.language, self.new_button]),
             widgets.HBox([self.own, self.own_button]),
             widgets.HBox([self.guess, self.guess_button, self.auto_button]),
@@ -248,20 +304,23 @@ class ShannonGameExplorer(Explorer):
     def setup(self) -> GameSetup:
         return self.setups[self.language.value]
 
-    def _what(self) -> str:
-        return "word" if self.setup.unit == "word" else "character"
+    def _say(self, words: str, characters: str, **fields) -> str:
+        """The text for a game of words or the one for a game of characters, in the course's language."""
+        return tr(words if self.setup.unit == "word" else characters, **fields)
 
     def _start(self, sentence: Sequence[str], message: str) -> None:
         self.sentence, self.steps, self.message = tuple(sentence), [], message
         self.guess.disabled = self.guess_button.disabled = self.auto_button.disabled = False
-        self.guess.placeholder = f"your guess: one {self._what()}"
+        self.guess.placeholder = self._say(translatable("your guess: one word"),
+                                           translatable("your guess: one character"))
         self._render()
 
     def _draw(self) -> None:
         setup = self.setup
         sentence = draw_sentence(setup.sentences, self.seed, setup.min_tokens, setup.max_tokens)
-        self._start(sentence, f"Sentence number {self.seed} ({len(sentence)} {self._what()}s). "
-                              f"Guess {self._what()} 1.")
+        self._start(sentence, self._say(translatable("Sentence number {number} ({n} words). Guess word 1."),
+                                        translatable("Sentence number {number} ({n} characters). Guess character 1."),
+                                        number=self.seed, n=len(sentence)))
 
     def _render(self) -> None:
         self.output.value = game_html(self.sentence, self.steps, self.setup.unit, self.message)
@@ -270,8 +329,9 @@ class ShannonGameExplorer(Explorer):
         if len(self.steps) == len(self.sentence):
             self.guess.disabled = self.guess_button.disabled = self.auto_button.disabled = True
             last = self.steps[-1]
-            yours = f" You had {last.hits} of {last.guesses} right." if last.guesses else ""
-            self.message += f" The sentence is complete.{yours} Press New sentence for another."
+            yours = tr(" You had {hits} of {guesses} right.", hits=last.hits, guesses=last.guesses) \
+                if last.guesses else ""
+            self.message += tr(" The sentence is complete.{yours} Press New sentence for another.", yours=yours)
 
     def _on_language(self, change=None) -> None:
         self._draw()
@@ -286,16 +346,24 @@ class ShannonGameExplorer(Explorer):
             check_sentence(tokens, self.setup.models)
         except ValueError as error:
             if not tokens:
-                self.message = f"That sentence has no {self._what()}s to play: type a sentence first."
+                self.message = self._say(
+                    translatable("That sentence has no words to play: type a sentence first."),
+                    translatable("That sentence has no characters to play: type a sentence first."))
             else:
-                self.message = f"Cannot play that sentence: {error}."
+                self.message = tr("Cannot play that sentence: {error}.", error=_in_language(error, _SENTENCE_ERRORS))
             self._render()
             return
         first = next(iter(self.setup.models.values()))
         unknown = [t for t in tokens if t not in first.vocab]
-        note = (f" {len(unknown)} of its {self._what()}s the models never saw in training "
-                f"({', '.join(unknown[:5])}); they score them as <unk>." if unknown else "")
-        self._start(tokens, f"Your sentence ({len(tokens)} {self._what()}s).{note} Guess {self._what()} 1.")
+        note = self._say(
+            translatable(" {count} of its words the models never saw in training ({unknown}); they score them "
+                         "as <unk>."),
+            translatable(" {count} of its characters the models never saw in training ({unknown}); they score "
+                         "them as <unk>."),
+            count=len(unknown), unknown=", ".join(unknown[:5])) if unknown else ""
+        self._start(tokens, self._say(translatable("Your sentence ({n} words).{note} Guess word 1."),
+                                      translatable("Your sentence ({n} characters).{note} Guess character 1."),
+                                      n=len(tokens), note=note))
 
     def _play(self, guess: str | None) -> None:
         previous = self.steps[-1] if self.steps else None
@@ -304,24 +372,25 @@ class ShannonGameExplorer(Explorer):
 
     def _on_guess(self, button=None) -> None:
         if len(self.steps) >= len(self.sentence):
-            self.message = "The sentence is complete: press New sentence for another."
+            self.message = tr("The sentence is complete: press New sentence for another.")
             self._render()
             return
         try:
             guess = check_guess(self.guess.value, self.setup.unit)
         except (ValueError, TypeError) as error:
-            self.message = f"Not a guess yet: {error}."
+            self.message = tr("Not a guess yet: {error}.", error=_in_language(error, _GUESS_ERRORS))
             self._render()
             return
         self._play(guess)
         step = self.steps[-1]
         first = next(iter(self.setup.models.values()))
-        verdict = "Right!" if step.hit else f"Not this time: it was '{step.token}'."
+        verdict = tr("Right!") if step.hit else tr("Not this time: it was '{token}'.", token=step.token)
         if not step.guess_known:
-            verdict += f" ('{guess}' is not in the models' vocabulary: no model could have guessed it.)"
+            verdict += tr(" ('{guess}' is not in the models' vocabulary: no model could have guessed it.)",
+                          guess=guess)
         self.message = verdict + ("" if step.token in first.vocab else
-                                  f" '{step.token}' never occurs in the training text: every model scores it "
-                                  "as <unk>.")
+                                  tr(" '{token}' never occurs in the training text: every model scores it as <unk>.",
+                                     token=step.token))
         self.guess.value = ""
         self._finish_if_done()
         self._render()
@@ -332,6 +401,8 @@ class ShannonGameExplorer(Explorer):
         start = len(self.steps)
         while len(self.steps) < len(self.sentence):
             self._play(None)
-        self.message = f"The models played {self._what()}s {start + 1} to {len(self.sentence)}."
+        self.message = self._say(translatable("The models played words {first} to {last}."),
+                                 translatable("The models played characters {first} to {last}."),
+                                 first=start + 1, last=len(self.sentence))
         self._finish_if_done()
         self._render()
