@@ -15,6 +15,9 @@ keeps its fields.
 
 Text defined before it is shown (a preset's story, a table's headings) is marked with
 :func:`translatable`, which returns it unchanged, and translated with :func:`tr` where it is shown.
+A sentence that a result or an error holds, with values filled in, is a :class:`Message`: an
+English ``str`` everywhere (what the code prints stays English in both editions) that
+:func:`localised` shows in the course's language.
 
 >>> set_language("zh"); tr("Correct: {value}.", value="6.64")
 '正确：6.64。'
@@ -29,7 +32,8 @@ import json
 import string
 from importlib import resources
 
-__all__ = ["LANGUAGES", "set_language", "language", "tr", "translatable", "catalog", "fields"]
+__all__ = ["LANGUAGES", "set_language", "language", "tr", "translatable", "Message", "localised", "catalog",
+           "fields"]
 
 LANGUAGES = ("en", "zh")
 """The course's languages: English, the language of the code and the catalogs' keys, and Chinese."""
@@ -63,6 +67,45 @@ def tr(text: str, /, **fields) -> str:
     if _current != "en":
         text = catalog(_current).get(text, text)
     return text.format(**fields) if fields else text
+
+
+class Message(str):
+    """A sentence of a result, in English, that remembers how it was made, so that an
+    explorer can show it in the course's language (:func:`localised`): lmcore's modules build
+    the messages of their results and errors with it.
+
+    It is the English ``template`` with its ``fields`` filled in, and is a ``str`` in every
+    way: what a result holds, prints, compares and raises stays English in both editions of
+    the course. Mark the template for translation where it is written, as
+    ``Message(translatable("..."), field=value)``; a field that is a ``Message`` itself (a
+    name, a part of the sentence) is shown in the course's language too.
+
+    >>> note = Message(translatable("{n} of {total:,} tokens"), n=3, total=1200)
+    >>> note, note == "3 of 1,200 tokens", localised(note)
+    ('3 of 1,200 tokens', True, '3 of 1,200 tokens')
+    """
+
+    template: str
+    fields: dict
+
+    def __new__(cls, template: str, /, **fields):
+        message = super().__new__(cls, template.format(**fields) if fields else template)
+        message.template, message.fields = template, fields
+        return message
+
+
+def localised(text: str) -> str:
+    """``text`` as the course's language shows it: a :class:`Message` from its template's
+    translation and its fields (each localised in turn), other text by :func:`~lmcore.i18n.tr`.
+
+    >>> localised(Message("{outcome} happens", outcome=Message("rain")))
+    'rain happens'
+    """
+    if isinstance(text, Message):
+        return tr(text.template, **{name: localised(value) if isinstance(value, Message) else value
+                                    for name, value in text.fields.items()})
+    return tr(text)
+
 
 
 @functools.cache

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lmcore.i18n import Message, translatable
 from lmcore.model import NgramModel
 from lmcore.tokenizers import is_punctuation
 from lmcore.vocab import BOS, MARKERS
@@ -241,21 +242,30 @@ def check_guess(guess, unit: str = "word") -> str:
     if not isinstance(guess, str):
         raise TypeError(f"guess must be a str, got {type(guess).__name__}")
     text = unicodedata.normalize("NFKC", guess).strip().lower()
-    what = "word" if unit == "word" else "character"
+    word = unit == "word"
+    # Messages (lmcore.i18n): English here, shown in the course's language by the Shannon game explorer.
     if not text:
-        raise ValueError(f"guess is empty: type one {what}")
+        raise ValueError(Message(translatable("guess is empty: type one word") if word else
+                                 translatable("guess is empty: type one character")))
     if any(char.isspace() for char in text):
-        raise ValueError(f"guess {guess!r} has a space in it: type one {what}, the models guess one {what} "
-                         "at a time")
+        raise ValueError(Message(
+            translatable("guess {guess} has a space in it: type one word, the models guess one word at a time")
+            if word else translatable("guess {guess} has a space in it: type one character, the models guess one "
+                                      "character at a time"), guess=repr(guess)))
     if text in MARKERS:
-        raise ValueError(f"guess {guess!r} is a marker the models use internally: type a {what}")
+        raise ValueError(Message(translatable("guess {guess} is a marker the models use internally: type a word")
+                                 if word else translatable("guess {guess} is a marker the models use internally: "
+                                                           "type a character"), guess=repr(guess)))
     if unit == "char" and len(text) != 1:
-        raise ValueError(f"guess {guess!r} has {len(text)} characters: type one character")
-    inner = text[1:-1] if unit == "word" else ""
+        raise ValueError(Message(translatable("guess {guess} has {n} characters: type one character"),
+                                 guess=repr(guess), n=len(text)))
+    inner = text[1:-1] if word else ""
     marks = sorted({char for char in text if is_punctuation(char) and not (char in "'-" and char in inner)})
     if marks:
-        raise ValueError(f"guess {guess!r} has punctuation ({' '.join(marks)}): the corpus's tokens have none "
-                         + ("(an apostrophe or hyphen inside a word is fine)" if unit == "word" else ""))
+        raise ValueError(Message(translatable("guess {guess} has punctuation ({marks}): the corpus's tokens have none "
+                                              "(an apostrophe or hyphen inside a word is fine)") if word else
+                                 translatable("guess {guess} has punctuation ({marks}): the corpus's tokens have "
+                                              "none"), guess=repr(guess), marks=" ".join(marks)))
     return text
 
 
@@ -295,8 +305,9 @@ def check_sentence(sentence, models) -> tuple[str, ...]:
             raise ValueError(f"sentence[{position}] is the marker {token!r}: pass the sentence's own tokens")
     largest = max(model.order for model in models.values())
     if len(sentence) < largest:
-        raise ValueError(f"sentence has {len(sentence)} tokens, fewer than the largest model order ({largest}): "
-                         f"choose a sentence of at least {largest} tokens")
+        raise ValueError(Message(translatable("sentence has {n} tokens, fewer than the largest model order ({order}): "
+                                              "choose a sentence of at least {order} tokens"),
+                                 n=len(sentence), order=largest))
     return tuple(sentence)
 
 

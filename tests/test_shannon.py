@@ -462,7 +462,7 @@ def test_inner_apostrophes_and_hyphens_only_and_the_hint_only_for_words():
     assert shannon.check_guess("x-ray") == "x-ray" and shannon.check_guess("o'er") == "o'er"
     with pytest.raises(ValueError, match=r"\(an apostrophe or hyphen inside a word is fine\)"):
         shannon.check_guess("cheese!")
-    with pytest.raises(ValueError, match=r"has punctuation \(!\): the corpus's tokens have none $"):
+    with pytest.raises(ValueError, match=r"has punctuation \(!\): the corpus's tokens have none$"):
         shannon.check_guess("!", unit="char")
 
 

@@ -1,5 +1,4 @@
-"""What every explorer shares: the display hook, a few small HTML and layout helpers, and
-:class:`Message`, a result's English sentence that an explorer shows in the course's language.
+"""What every explorer shares: the display hook and a few small HTML and layout helpers.
 
 The explorer modules (:mod:`~lmcore.widgets.probability`, :mod:`~lmcore.widgets.lambdas`,
 :mod:`~lmcore.widgets.branching`, :mod:`~lmcore.widgets.fairness`) import these by
@@ -20,11 +19,10 @@ from collections.abc import Iterable, Sequence
 
 import ipywidgets as widgets
 
-from lmcore.i18n import tr, translatable
+from lmcore.i18n import localised, tr, translatable
 
-__all__ = ["INFINITY", "STATIC_NOTE", "SLIDER_TRACK_PX", "Explorer", "Message", "localised", "static_html",
-           "format_number", "span", "table_html", "notes_html", "readable", "help_box", "picture_layout",
-           "slider_layout"]
+__all__ = ["INFINITY", "STATIC_NOTE", "SLIDER_TRACK_PX", "Explorer", "static_html", "format_number", "span",
+           "table_html", "notes_html", "readable", "help_box", "picture_layout", "slider_layout"]
 
 INFINITY = "∞"
 
@@ -52,43 +50,6 @@ class Explorer:
                                   name=type(self).__name__)
         bundle["text/html"] = static_html(self.widget)
         return bundle
-
-
-class Message(str):
-    """A sentence of a result, in English, that remembers how it was made, so that an
-    explorer can show it in the course's language (:func:`localised`).
-
-    It is the English ``template`` with its ``fields`` filled in, and is a ``str`` in every
-    way: what a result holds, prints, compares and raises stays English in both editions of
-    the course. Mark the template for translation where it is written, as
-    ``Message(translatable("..."), field=value)``; a field that is a ``Message`` itself (a
-    name, a part of the sentence) is shown in the course's language too.
-
-    >>> note = Message(translatable("{n} of {total:,} tokens"), n=3, total=1200)
-    >>> note, note == "3 of 1,200 tokens", localised(note)
-    ('3 of 1,200 tokens', True, '3 of 1,200 tokens')
-    """
-
-    template: str
-    fields: dict
-
-    def __new__(cls, template: str, /, **fields):
-        message = super().__new__(cls, template.format(**fields) if fields else template)
-        message.template, message.fields = template, fields
-        return message
-
-
-def localised(text: str) -> str:
-    """``text`` as the course's language shows it: a :class:`Message` from its template's
-    translation and its fields (each localised in turn), other text by :func:`~lmcore.i18n.tr`.
-
-    >>> localised(Message("{outcome} happens", outcome=Message("rain")))
-    'rain happens'
-    """
-    if isinstance(text, Message):
-        return tr(text.template, **{name: localised(value) if isinstance(value, Message) else value
-                                    for name, value in text.fields.items()})
-    return tr(text)
 
 
 STATIC_NOTE = translatable("A picture of the explorer as it starts. Run the notebook in Jupyter (or open it on "

@@ -28,15 +28,13 @@ from typing import ClassVar
 import ipywidgets as widgets
 
 from lmcore.evaluate import evaluate
-from lmcore.i18n import tr, translatable
+from lmcore.i18n import Message, localised, tr, translatable
 from lmcore.ngram import Interpolated
 from lmcore.vocab import Vocabulary
 from lmcore.widgets.base import (
     Explorer,
-    Message,
     format_number,
     help_box,
-    localised,
     notes_html,
     readable,
     span,

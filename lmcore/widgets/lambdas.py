@@ -37,14 +37,12 @@ from lmcore.evaluate import (
     interpolated_perplexity,
     interpolated_probs,
 )
-from lmcore.i18n import tr, translatable
+from lmcore.i18n import Message, localised, tr, translatable
 from lmcore.widgets.base import (
     INFINITY,
     Explorer,
-    Message,
     format_number,
     help_box,
-    localised,
     picture_layout,
     readable,
     slider_layout,

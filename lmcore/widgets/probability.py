@@ -29,14 +29,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lmcore import info, plots
-from lmcore.i18n import tr, translatable
+from lmcore.i18n import Message, localised, tr, translatable
 from lmcore.widgets.base import (
     INFINITY,
     Explorer,
-    Message,
     format_number,
     help_box,
-    localised,
     notes_html,
     picture_layout,
     readable,

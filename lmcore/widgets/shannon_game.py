@@ -24,13 +24,12 @@ from __future__ import annotations
 import html
 import math
 import re
-import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import ipywidgets as widgets
 
-from lmcore.i18n import tr, translatable
+from lmcore.i18n import localised, tr, translatable
 from lmcore.shannon import Step, check_guess, check_models, check_sentence, draw_sentence, play_step
 from lmcore.text import chinese_characters, english_words
 from lmcore.widgets.base import INFINITY, Explorer, help_box, notes_html, span
@@ -195,49 +194,6 @@ _GAME_HELP = translatable(
 _SHOWN_NAMES = (translatable("unigram"), translatable("bigram"), translatable("trigram"),
                 translatable("English (words)"), translatable("中文 (characters)"))
 
-# What lmcore.shannon's checks say about a guess or a typed sentence, as it words them; a message
-# shown in the game is translated through the template that words it (:func:`_in_language`).
-_GUESS_ERRORS = (
-    translatable("guess is empty: type one word"),
-    translatable("guess is empty: type one character"),
-    translatable("guess {guess} has a space in it: type one word, the models guess one word at a time"),
-    translatable("guess {guess} has a space in it: type one character, the models guess one character at a time"),
-    translatable("guess {guess} is a marker the models use internally: type a word"),
-    translatable("guess {guess} is a marker the models use internally: type a character"),
-    translatable("guess {guess} has {n} characters: type one character"),
-    translatable("guess {guess} has punctuation ({marks}): the corpus's tokens have none (an apostrophe or hyphen "
-                 "inside a word is fine)"),
-    translatable("guess {guess} has punctuation ({marks}): the corpus's tokens have none "),
-)
-_SENTENCE_ERRORS = (
-    translatable("sentence has {n} tokens, fewer than the largest model order ({order}): choose a sentence of at "
-                 "least {order} tokens"),
-)
-
-
-def _in_language(error: Exception, templates: Sequence[str]) -> str:
-    """``error``'s message in the course's language: the one of ``templates`` that words it, its
-    ``{fields}`` read back from the message, through :func:`~lmcore.i18n.tr`; the message as it
-    is where no template words it. In English, the message itself.
-
-    >>> _in_language(ValueError("guess 'a b' has a space in it: type one word, the models guess one word at a "
-    ...                         "time"), _GUESS_ERRORS)
-    "guess 'a b' has a space in it: type one word, the models guess one word at a time"
-    """
-    text = str(error)
-    for template in templates:
-        pattern, seen = [], set()
-        for literal, name, _, _ in string.Formatter().parse(template):
-            pattern.append(re.escape(literal))
-            if name is not None:
-                pattern.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
-                seen.add(name)
-        match = re.fullmatch("".join(pattern), text, flags=re.DOTALL)
-        if match:
-            return tr(template, **match.groupdict())
-    return text
-
-
 class ShannonGameExplorer(Explorer):
     """The Shannon game against n-gram models, on held-out sentences of one or more languages.
 
@@ -350,7 +306,7 @@ class ShannonGameExplorer(Explorer):
                     translatable("That sentence has no words to play: type a sentence first."),
                     translatable("That sentence has no characters to play: type a sentence first."))
             else:
-                self.message = tr("Cannot play that sentence: {error}.", error=_in_language(error, _SENTENCE_ERRORS))
+                self.message = tr("Cannot play that sentence: {error}.", error=localised(error.args[0]))
             self._render()
             return
         first = next(iter(self.setup.models.values()))
@@ -378,7 +334,7 @@ class ShannonGameExplorer(Explorer):
         try:
             guess = check_guess(self.guess.value, self.setup.unit)
         except (ValueError, TypeError) as error:
-            self.message = tr("Not a guess yet: {error}.", error=_in_language(error, _GUESS_ERRORS))
+            self.message = tr("Not a guess yet: {error}.", error=localised(error.args[0]))
             self._render()
             return
         self._play(guess)
