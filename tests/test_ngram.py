@@ -481,14 +481,23 @@ def test_counts_equal_a_plain_counter_of_the_padded_sentences(sentences, order, 
                 if end - k + 1 >= 0:
                     expected[tuple(padded[end - k + 1 : end + 1])] += 1
         table = counts.tables[k - 1]
-        found = {tuple(vocab.decode(row)): int(c) for row, c in zip(counts.ngram_ids(k), table.counts)}
-        assert found == dict(expected)
+        grams = [tuple(vocab.decode(row)) for row in counts.ngram_ids(k)]
+        assert dict(zip(grams, table.counts.tolist())) == dict(expected)
         assert (np.diff(table.keys) > 0).all()
-        if k >= 2:  # each n-gram's suffix, and its first ids without decoding the rest
-            suffixes = {tuple(vocab.decode(row)) for row in counts.decode(table.suffix_keys, k - 1)}
-            assert suffixes == {gram[1:] for gram in expected}
-            assert (counts.first_ids(k, 2) == counts.ngram_ids(k)[:, :2]).all()
-            assert (counts.first_ids(k, 1) == counts.ngram_ids(k)[:, :1]).all()
+        assert table.counts.dtype == np.int32  # counts, suffix rows: 4 bytes, not 8
+        # c(h) and N1+(h •) over the history numbers, a history's number being key // |V|
+        for gram, key in zip(grams, table.keys):
+            after = [c for other, c in expected.items() if other[:-1] == gram[:-1]]
+            number = key // len(vocab)
+            assert (table.history_counts[number], table.history_types[number]) == (sum(after), len(after))
+        assert table.history_counts.sum() == sum(expected.values())
+        if k >= 2:  # each n-gram's suffix, as a row of the table below
+            shorter = [tuple(vocab.decode(row)) for row in counts.ngram_ids(k - 1)]
+            assert table.suffix_rows.dtype == np.int32
+            assert [shorter[row] for row in table.suffix_rows] == [gram[1:] for gram in grams]
+            for prefix in {gram[:j] for gram in grams for j in range(1, k)}:  # consecutive rows, in id order
+                rows = counts.prefix_rows(k, vocab.encode(list(prefix)).tolist())
+                assert grams[rows] == [gram for gram in grams if gram[: len(prefix)] == prefix]
 
 
 def test_fit_encoded_is_fit_without_the_strings():
