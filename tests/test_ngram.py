@@ -79,8 +79,9 @@ def test_history_counts_differ_from_unigram_counts_at_sentence_ends():
 
 def test_continuation_counts_and_count_of_counts():
     model = MLE(2).fit(TOY_TRAIN)
-    keys, n_preceding = model.counts.continuation_counts(2)
-    got = dict(zip(model.vocab.decode(keys), n_preceding.tolist()))
+    table = model.counts.tables[1]  # N1+(• w): the bigrams whose suffix is w, by their suffix rows
+    n_preceding = np.bincount(table.suffix_rows, minlength=model.counts.tables[0].keys.size)
+    got = dict(zip(model.vocab.decode(model.counts.tables[0].keys), n_preceding.tolist()))
     assert got["spent"] == 1 and got["</s>"] == 3 and got["i"] == 1  # </s> follows years, mast, money
     assert model.counts.count_of_counts(2).tolist() == [0, 9, 2, 0, 0]  # (<s>, i) and (i, spent) are seen twice
     assert len(model.continuations(["<s>"])) == 2  # "i" and "before"
