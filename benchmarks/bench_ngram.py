@@ -112,8 +112,8 @@ def memory(split):
     kept, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     tables = model.counts.tables
-    fields = ("keys", "counts", "history_keys", "history_counts", "history_types")
-    arrays = sum(getattr(t, name).nbytes for t in tables for name in fields)
+    fields = ("keys", "counts", "suffix_rows")  # history counts come on first use (scoring), not counted here
+    arrays = sum(getattr(t, name).nbytes for t in tables for name in fields if getattr(t, name) is not None)
     print(f"Memory of the fitted trigram model: count arrays {arrays / 2**20:.1f} MiB for "
           f"{[t.keys.size for t in tables]} distinct 1/2/3-grams; "
           f"tracemalloc: {kept / 2**20:.1f} MiB kept, peak {peak / 2**20:.0f} MiB during fit")

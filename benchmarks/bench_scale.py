@@ -31,11 +31,11 @@ Each cell (size, order) runs:
   of str, one per verse) from a file. Peak memory is ``resource.getrusage`` ``ru_maxrss`` after
   the first fit + score; "beyond lists" is that peak less the resident memory once the token
   lists are read (interpreter, numpy and lmcore included in both), also per training token.
-- KenLM: ``lmplz -o ORDER -S 1G --discount_fallback -T TMP < train.txt > model.arpa``, then
-  ``query -v summary model.arpa < test.txt`` (query reads the ARPA file itself; no
-  build_binary). Time is the two together; peak memory the larger ``ru_maxrss`` of the two
-  (``os.wait4``). ``-S 1G`` caps lmplz's sorting memory; ``--discount_fallback`` only matters on
-  data too small to estimate the discounts (never here) and mirrors lmcore's default fallback.
+- KenLM (``kenlm_cli.kenlm_perplexity``): ``lmplz -o ORDER -S 1G --discount_fallback -T TMP <
+  train.txt > model.arpa``, then ``query -v summary model.arpa < test.txt`` (query reads the ARPA
+  file itself; no build_binary). Time is the two together; peak memory the larger ``ru_maxrss``
+  of the two (``os.wait4``). ``-S 1G`` caps lmplz's sorting memory; ``--discount_fallback`` only
+  matters on data too small to estimate the discounts (never here) and mirrors lmcore's default.
   query's "Perplexity including OOVs" is the figure compared: it scores unknown words as
   ``<unk>`` and counts ``</s>``, as ``evaluate``'s defaults do. KenLM keeps probabilities in
   single precision, so the two perplexities agree to about 1e-7 relative, not 1e-15.
@@ -66,12 +66,13 @@ import importlib.util
 import json
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from kenlm_cli import find_kenlm, kenlm_perplexity
 
 from lmcore import translations
 from lmcore.evaluate import evaluate
@@ -212,45 +213,11 @@ def run_lmcore(order: int, train_path: Path, test_path: Path, repeat: int) -> di
 # ---------------------------------------------------------------------------
 
 
-def find_kenlm(directory: str | None) -> Path | None:
-    """The directory holding both ``lmplz`` and ``query``, or None."""
-    candidates = [directory, os.environ.get("KENLM_BIN")]
-    lmplz = shutil.which("lmplz")
-    candidates.append(os.path.dirname(lmplz) if lmplz else None)
-    for candidate in filter(None, candidates):
-        path = Path(candidate)
-        if all(os.access(path / name, os.X_OK) for name in ("lmplz", "query")):
-            return path
-    return None
-
-
-def measured(command, stdin: Path, stdout: Path, stderr: Path) -> int:
-    """Run ``command`` with files as its streams; return its peak resident memory in bytes."""
-    with open(stdin, "rb") as i, open(stdout, "wb") as o, open(stderr, "wb") as e:
-        process = subprocess.Popen([str(c) for c in command], stdin=i, stdout=o, stderr=e)
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        tail = stderr.read_text(errors="replace").strip().splitlines()[-3:]
-        raise RuntimeError(f"{Path(command[0]).name} exited with {process.returncode}: {' | '.join(tail)}")
-    return usage.ru_maxrss * 1024
-
-
-def kenlm_once(kenlm: Path, order: int, train_path: Path, test_path: Path, work: Path) -> tuple[int, float]:
-    """``lmplz`` + ``query`` once: (peak bytes of the two, perplexity including OOVs)."""
-    arpa, scores, log = work / f"order{order}.arpa", work / "query.txt", work / "stderr.txt"
-    lmplz = [kenlm / "lmplz", "-o", order, "-S", "1G", "--discount_fallback", "-T", f"{work}/"]
-    peak = measured(lmplz, train_path, arpa, log)
-    peak = max(peak, measured([kenlm / "query", "-v", "summary", arpa], test_path, scores, log))
-    summary = dict(line.split(":\t", 1) for line in scores.read_text().splitlines() if ":\t" in line)
-    return peak, float(summary["Perplexity including OOVs"])
-
-
 def run_kenlm(kenlm: Path, order: int, train_path: Path, test_path: Path, repeat: int, work: Path) -> dict:
     from common import timed
 
     try:
-        (peak, perplexity), seconds = timed(kenlm_once, kenlm, order, train_path, test_path, work, repeat=repeat)
+        (peak, perplexity), seconds = timed(kenlm_perplexity, kenlm, order, train_path, test_path, work, repeat=repeat)
     except RuntimeError as error:
         return {"error": str(error)}
     finally:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lmcore.counting import lookup
+from lmcore.counting import lookup, take
 from lmcore.model import Convention, NgramModel
 from lmcore.vocab import BOS_ID, Vocabulary
 
@@ -82,14 +82,16 @@ def _check_discounts(discounts, order: int, name: str) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _KneserNeyLevel:
-    """Order k of a fitted Kneser-Ney model: u(h, w) = (a(h, w) - D(a)) / Σ_v a(h, v) per kept
-    k-gram, γ(h) per history, and the adjusted counts a."""
+    """Order k of a fitted Kneser-Ney model, over the rows of the count table of order k (its
+    ``keys`` are the table's own array): u(h, w) = (a(h, w) - D(a)) / Σ_v a(h, v) and the adjusted
+    count a of each k-gram, and γ(h) over all history numbers (1 for a history nothing kept
+    follows). The ``dropped`` rows (n-grams starting with ``<s> <s>``) have u = 0."""
 
     keys: np.ndarray
     u: np.ndarray
-    history_keys: np.ndarray
     gamma: np.ndarray
     adjusted: np.ndarray
+    dropped: slice
 
 
 class KneserNey(NgramModel):
@@ -148,30 +150,37 @@ class KneserNey(NgramModel):
         (:meth:`fit`, on sentences of str tokens, comes here too)."""
         super().fit_encoded(ids, lengths, vocab)
         ngrams, tables = self.counts, self.counts.tables
-        # n-grams starting with <s> <s> exist only because of the padding (KenLM drops them)
-        kept = [np.ones(tables[0].keys.size, dtype=bool)]
-        for k in range(2, self.order + 1):
-            lead = ngrams.first_ids(k, 2)
-            kept.append(~((lead[:, 0] == BOS_ID) & (lead[:, 1] == BOS_ID)))
-        adjusted = []
-        for k in range(1, self.order + 1):
-            keys, counts = tables[k - 1].keys[kept[k - 1]], tables[k - 1].counts[kept[k - 1]]
-            if k < self.order:
-                longer = tables[k]
-                suffixes, index = np.unique(longer.suffix_keys[kept[k]], return_inverse=True)
-                n_before = np.bincount(index, minlength=suffixes.size)
-                seen_after = np.bincount(index, weights=longer.counts[kept[k]], minlength=suffixes.size)
-                # occurrences with no word before them (no <s> padding) count as one more left word
-                at_start = counts > lookup(suffixes, seen_after, keys)
-                continuation = lookup(suffixes, n_before, keys) + at_start
-                starts_sentence = ngrams.first_ids(k, 1)[kept[k - 1], 0] == BOS_ID
-                counts = np.where(starts_sentence, counts, continuation)
-            adjusted.append((keys, counts.astype(np.int64)))
-        # t_j = how many n-grams have adjusted count j, j = 0..4 (t_0 = 0)
-        self.count_of_counts_ = np.array([np.bincount(np.minimum(a, 5), minlength=6)[:5] for _, a in adjusted])
+        # n-grams starting with <s> <s> exist only because of the padding (KenLM drops them); keys are
+        # in id order, so they, and the n-grams starting with <s>, are consecutive rows
+        dropped = [ngrams.prefix_rows(k, [BOS_ID, BOS_ID]) if k > 2 else slice(0, 0) for k in range(1, self.order + 1)]
+        adjusted = [self._adjusted(k, ngrams.prefix_rows(k, [BOS_ID]) if k > 1 else slice(0, 0))
+                    for k in range(1, self.order + 1)]
+        # t_j = how many kept n-grams have adjusted count j, j = 0..4 (t_0 = 0)
+        self.count_of_counts_ = np.array([np.bincount(np.minimum(a, 5), minlength=6)[:5]
+                                          - np.bincount(np.minimum(a[cut], 5), minlength=6)[:5]
+                                          for a, cut in zip(adjusted, dropped)])
         self._estimate_discounts(self.count_of_counts_)
-        self._levels = tuple(self._level(keys, a, d) for (keys, a), d in zip(adjusted, self.discounts_))
+        levels = zip(tables, adjusted, self.discounts_, dropped)
+        # the top order first, the largest, while the others' arrays are not there yet: a lower peak
+        self._levels = tuple(reversed([self._level(*level) for level in reversed(list(levels))]))
         return self
+
+    def _adjusted(self, k: int, starts_sentence: slice) -> np.ndarray:
+        """The adjusted counts a of the k-grams, row for row in their table: raw counts at the top
+        order and for the rows ``starts_sentence`` (n-grams starting with ``<s>``), continuation
+        counts N1+(• h w) below, counted over the suffixes of the (k+1)-grams."""
+        tables = self.counts.tables
+        table = tables[k - 1]
+        if k == self.order:
+            return table.counts
+        longer = tables[k]
+        n_before = np.bincount(longer.suffix_rows, minlength=table.keys.size)
+        # occurrences with no word before them (no <s> padding) count as one more left word
+        seen_after = np.bincount(longer.suffix_rows, weights=longer.counts, minlength=table.keys.size)
+        n_before += table.counts > seen_after
+        a = n_before.astype(table.counts.dtype)
+        a[starts_sentence] = table.counts[starts_sentence]
+        return a
 
     def _estimate_discounts(self, count_of_counts: np.ndarray) -> None:
         if self._given_discounts is not None:
@@ -192,24 +201,18 @@ class KneserNey(NgramModel):
             rows.append(discounts)
         self.discounts_, self.fallback_orders_ = np.array(rows), tuple(fallen)
 
-    def _level(self, keys: np.ndarray, adjusted: np.ndarray, discounts: np.ndarray) -> _KneserNeyLevel:
-        base = self.counts.base
-        histories = keys // base
-        if keys.size == 0:  # no n-gram of this order in training (one-word sentences, no </s>)
-            empty = np.zeros(0)
-            return _KneserNeyLevel(keys, empty, keys, empty, adjusted)
-        starts = np.flatnonzero(np.r_[True, histories[1:] != histories[:-1]])
-        total = np.add.reduceat(adjusted, starts).astype(float)
-        size = np.diff(np.r_[starts, keys.size])
-        d = discounts[np.minimum(adjusted, 3) - 1]
-        mass = np.add.reduceat(d, starts)  # D1 N1(h •) + D2 N2(h •) + D3+ N3+(h •)
-        return _KneserNeyLevel(
-            keys=keys,
-            u=(adjusted - d) / np.repeat(total, size),
-            history_keys=histories[starts],
-            gamma=mass / total,
-            adjusted=adjusted,
-        )
+    def _level(self, table, adjusted: np.ndarray, discounts: np.ndarray, dropped: slice) -> _KneserNeyLevel:
+        """u and γ of one order from its adjusted counts a (see the class docstring)."""
+        histories = table.histories
+        total = np.bincount(histories, weights=adjusted, minlength=table.n_histories)  # Σ_v a(h, v)
+        u = discounts[np.minimum(adjusted, 3) - 1]  # D(a)
+        mass = np.bincount(histories, weights=u, minlength=table.n_histories)  # D1 N1(h •) + D2 N2(h •) + D3+ N3+(h •)
+        np.subtract(adjusted, u, out=u)
+        u /= total[histories]
+        u[dropped] = 0.0
+        gamma = np.divide(mass, total, out=np.ones(total.size), where=total > 0)
+        gamma[histories[dropped]] = 1.0  # only dropped n-grams follow these: P_k = P_{k-1}
+        return _KneserNeyLevel(table.keys, u, gamma, adjusted, dropped)
 
     def adjusted_counts(self, k: int) -> dict[tuple[str, ...], int]:
         """The adjusted count a of every kept k-gram (tokens -> a), for looking inside the model."""
@@ -217,8 +220,10 @@ class KneserNey(NgramModel):
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= self.order:
             raise ValueError(f"k must be an order between 1 and {self.order}, got {k!r}")
         level = self._levels[k - 1]
-        grams = self.counts.decode(level.keys, k)
-        return {tuple(self.vocab.decode(row)): int(a) for row, a in zip(grams, level.adjusted)}
+        kept = np.ones(level.keys.size, dtype=bool)
+        kept[level.dropped] = False
+        grams = self.counts.decode(level.keys[kept], k)
+        return {tuple(self.vocab.decode(row)): int(a) for row, a in zip(grams, level.adjusted[kept])}
 
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
         # a sum, not a log: a mixture of probabilities, each well above underflow
@@ -231,7 +236,7 @@ class KneserNey(NgramModel):
             if rows.size == 0:
                 break
             keys = self.counts.keys(grams[rows], k)
-            gamma = lookup(level.history_keys, level.gamma, keys // base, default=1.0)  # unseen h: P_{k-1}
+            gamma = take(level.gamma, keys // base, default=1.0)  # unseen h: P_{k-1}
             probs[rows] = lookup(level.keys, level.u, keys) + gamma * probs[rows]
         return probs
 
@@ -245,4 +250,4 @@ class KneserNey(NgramModel):
 
     def backoff_weights(self, grams: np.ndarray, k: int) -> np.ndarray:
         level = self._levels[k]
-        return lookup(level.history_keys, level.gamma, self.counts.history_keys(grams, k), default=1.0)
+        return take(level.gamma, self.counts.history_keys(grams, k), default=1.0)

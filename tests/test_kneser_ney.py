@@ -162,6 +162,20 @@ def test_closed_form_on_real_text_and_kneser_ney_beats_interpolation(english):
     assert round(result.perplexity, 2) == 128.78
 
 
+def test_a_fitted_model_shares_the_count_tables_and_keeps_narrow_arrays(english):
+    """Memory: each order's keys are held once (by the count table), counts and suffix rows in 4
+    bytes, probabilities in 8 (float32 would miss KenLM's scores by more than 1e-6)."""
+    model = KneserNey(4).fit(english[0])
+    for k, (table, level) in enumerate(zip(model.counts.tables, model._levels), start=1):
+        assert level.keys is table.keys
+        assert (level.adjusted is table.counts) == (k == model.order)  # the top order's a: its raw counts
+        assert table.counts.dtype == level.adjusted.dtype == np.int32
+        assert level.u.dtype == level.gamma.dtype == np.float64 and level.gamma.size == table.n_histories
+        assert k == 1 or table.suffix_rows.dtype == np.int32
+        assert "history_counts" not in vars(table)  # built on first use, which Kneser-Ney never makes
+    assert model.history_count(["the"]) > 0 and "history_counts" in vars(model.counts.tables[1])
+
+
 def test_perplexity_table_same_test_set_throughout(english):
     table = perplexity_table(english, orders=(1, 2, 3))
     assert table.methods == ("add-one", "interpolation", "kneser-ney") and table.orders == (1, 2, 3)

@@ -1,6 +1,7 @@
 import dataclasses
 import math
 from collections import Counter
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -79,8 +80,9 @@ def test_history_counts_differ_from_unigram_counts_at_sentence_ends():
 
 def test_continuation_counts_and_count_of_counts():
     model = MLE(2).fit(TOY_TRAIN)
-    keys, n_preceding = model.counts.continuation_counts(2)
-    got = dict(zip(model.vocab.decode(keys), n_preceding.tolist()))
+    table = model.counts.tables[1]  # N1+(• w): the bigrams whose suffix is w, by their suffix rows
+    n_preceding = np.bincount(table.suffix_rows, minlength=model.counts.tables[0].keys.size)
+    got = dict(zip(model.vocab.decode(model.counts.tables[0].keys), n_preceding.tolist()))
     assert got["spent"] == 1 and got["</s>"] == 3 and got["i"] == 1  # </s> follows years, mast, money
     assert model.counts.count_of_counts(2).tolist() == [0, 9, 2, 0, 0]  # (<s>, i) and (i, spent) are seen twice
     assert len(model.continuations(["<s>"])) == 2  # "i" and "before"
@@ -465,14 +467,15 @@ sentences_strategy = st.lists(st.lists(st.sampled_from("abcde"), min_size=0, max
 
 
 @settings(max_examples=60, deadline=None)
-@given(sentences_strategy, st.integers(1, 5), st.integers(0, 3), st.integers(0, 2))
-def test_counts_equal_a_plain_counter_of_the_padded_sentences(sentences, order, n_start, n_end):
-    from lmcore.counting import NgramCounts
+@given(sentences_strategy, st.integers(1, 5), st.integers(0, 3), st.integers(0, 2), st.sampled_from([2, 5, 1 << 20]))
+def test_counts_equal_a_plain_counter_of_the_padded_sentences(sentences, order, n_start, n_end, chunk):
+    from lmcore import counting
 
     vocab = Vocabulary(list("abcde"))
     ids = vocab.encode([w for s in sentences for w in s])
     lengths = np.array([len(s) for s in sentences])
-    counts = NgramCounts.from_sentences(ids, lengths, order, n_start, n_end, len(vocab))
+    with mock.patch.object(counting, "_CHUNK", chunk):  # small pieces: sorts and loops cut mid-history
+        counts = counting.NgramCounts.from_sentences(ids, lengths, order, n_start, n_end, len(vocab))
     for k in range(1, order + 1):
         expected = Counter()
         for s in sentences:
@@ -481,14 +484,23 @@ def test_counts_equal_a_plain_counter_of_the_padded_sentences(sentences, order, 
                 if end - k + 1 >= 0:
                     expected[tuple(padded[end - k + 1 : end + 1])] += 1
         table = counts.tables[k - 1]
-        found = {tuple(vocab.decode(row)): int(c) for row, c in zip(counts.ngram_ids(k), table.counts)}
-        assert found == dict(expected)
+        grams = [tuple(vocab.decode(row)) for row in counts.ngram_ids(k)]
+        assert dict(zip(grams, table.counts.tolist())) == dict(expected)
         assert (np.diff(table.keys) > 0).all()
-        if k >= 2:  # each n-gram's suffix, and its first ids without decoding the rest
-            suffixes = {tuple(vocab.decode(row)) for row in counts.decode(table.suffix_keys, k - 1)}
-            assert suffixes == {gram[1:] for gram in expected}
-            assert (counts.first_ids(k, 2) == counts.ngram_ids(k)[:, :2]).all()
-            assert (counts.first_ids(k, 1) == counts.ngram_ids(k)[:, :1]).all()
+        assert table.counts.dtype == np.int32  # counts, suffix rows: 4 bytes, not 8
+        # c(h) and N1+(h •) over the history numbers, a history's number being key // |V|
+        for gram, key in zip(grams, table.keys):
+            after = [c for other, c in expected.items() if other[:-1] == gram[:-1]]
+            number = key // len(vocab)
+            assert (table.history_counts[number], table.history_types[number]) == (sum(after), len(after))
+        assert table.history_counts.sum() == sum(expected.values())
+        if k >= 2:  # each n-gram's suffix, as a row of the table below
+            shorter = [tuple(vocab.decode(row)) for row in counts.ngram_ids(k - 1)]
+            assert table.suffix_rows.dtype == np.int32
+            assert [shorter[row] for row in table.suffix_rows] == [gram[1:] for gram in grams]
+            for prefix in {gram[:j] for gram in grams for j in range(1, k)}:  # consecutive rows, in id order
+                rows = counts.prefix_rows(k, vocab.encode(list(prefix)).tolist())
+                assert grams[rows] == [gram for gram in grams if gram[: len(prefix)] == prefix]
 
 
 def test_fit_encoded_is_fit_without_the_strings():
