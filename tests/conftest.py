@@ -48,6 +48,16 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: item.get_closest_marker("browser") is None)
 
 
+@pytest.fixture
+def chinese():
+    """The course in Chinese for one test (as the Chinese chapters' first cell sets it), then English again."""
+    from lmcore.i18n import set_language
+
+    set_language("zh")
+    yield
+    set_language("en")
+
+
 @pytest.fixture(scope="session")
 def jupyterlab(tmp_path_factory):
     """One JupyterLab server per test process for every real-browser test: (base URL, token).

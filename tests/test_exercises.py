@@ -406,13 +406,6 @@ EVERY_CHECK = [(module, getattr(module, name)) for module in CHAPTER_MODULES for
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-@pytest.fixture
-def chinese():
-    set_language("zh")
-    yield
-    set_language("en")
-
-
 def what_it_checks(module, check, monkeypatch):
     """(kind, expected, {mistake or choice: hint}) of ``check``: what it passes to check_number or
     check_choice, caught on the way."""

@@ -93,13 +93,6 @@ def test_choices(check, answer, correct, words):
 # --- the Chinese edition -------------------------------------------------------------------
 
 
-@pytest.fixture
-def chinese():
-    set_language("zh")
-    yield
-    set_language("en")
-
-
 @pytest.mark.parametrize("check, answer, message", [
     (ex.check_anchovies_surprisal, 4.61,
      "还不对：4.61 是这样得到的：用了自然对数，得到的是奈特；除以 ln 2 = 0.6931 才是比特（或直接用 log2）。"),

@@ -101,13 +101,6 @@ def test_exercise_data_is_what_the_notebook_states():
 # --- the Chinese edition -------------------------------------------------------------------
 
 
-@pytest.fixture
-def chinese():
-    set_language("zh")
-    yield
-    set_language("en")
-
-
 @pytest.mark.parametrize("check, answer, message", [
     (ex.check_entropy_in_bits, 1.16, "正确：1.1568。"),
     (ex.check_entropy_in_bits, 0.8018,

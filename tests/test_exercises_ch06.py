@@ -67,13 +67,6 @@ def test_the_exercise_data_are_what_the_notebook_prints():
 # --- the Chinese edition -------------------------------------------------------------------
 
 
-@pytest.fixture
-def chinese():
-    set_language("zh")
-    yield
-    set_language("en")
-
-
 @pytest.mark.parametrize("check, answer, message", [
     (ex.check_clipped_unigram_precision, 0.6, "正确：0.6000。"),
     (ex.check_clipped_unigram_precision, 1.0,

@@ -83,13 +83,6 @@ def test_typical_mistakes_get_their_hint(check, answer, hint):
 # --- the Chinese edition -------------------------------------------------------------------
 
 
-@pytest.fixture
-def chinese():
-    set_language("zh")
-    yield
-    set_language("en")
-
-
 @pytest.mark.parametrize("check, answer, message", [
     (ex.check_parameter_count, 13_284, "正确：13284。"),
     (ex.check_parameter_count, 13_120,

@@ -143,16 +143,6 @@ def test_a_fresh_or_stale_matplotlib_font_cache_finds_the_font(tmp_path, cache):
     assert files & cached, "the cache was not saved with the Chinese font files"
 
 
-@pytest.fixture
-def chinese():
-    """The course in Chinese for one test (as the Chinese chapters' first cell sets it), then English again."""
-    from lmcore.i18n import set_language
-
-    set_language("zh")
-    yield
-    set_language("en")
-
-
 def texts_of(fig) -> list[str]:
     """Every text of a figure (title, axis labels, ticks, legend, colour bar), as drawn."""
     fig.canvas.draw()

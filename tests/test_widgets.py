@@ -468,16 +468,6 @@ def test_preset_weights_sit_on_the_slider_grid(name):
 # --- the Chinese edition: the same explorers, numbers and figures, in Chinese ----------------------
 
 
-@pytest.fixture
-def chinese():
-    """The course in Chinese for one test (as the Chinese chapters' first cell sets it), then English again."""
-    from lmcore.i18n import set_language
-
-    set_language("zh")
-    yield
-    set_language("en")
-
-
 def require_chinese_font():
     """Chinese labels render only with a Chinese font (tests/test_plots.py); skip, or fail in CI, without one."""
     import optional_extras as extras

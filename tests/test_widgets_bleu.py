@@ -279,13 +279,6 @@ def test_presets_are_the_courses_examples():
 # --- the Chinese edition: the same explorer, its text in Chinese, its numbers the same ----------
 
 
-@pytest.fixture
-def chinese():
-    set_language("zh")
-    yield
-    set_language("en")
-
-
 def numbers(html: str) -> dict[str, str]:
     """Every number the page shows in a ``lmcore-...`` span, by class."""
     return dict(re.findall(r'<span class="(lmcore-[\w-]+)">([^<]*)</span>', html))

@@ -308,16 +308,6 @@ def test_branching_sliders_follow_the_drag():
 # --- the Chinese edition: the same explorers and numbers, in Chinese -----------------------------
 
 
-@pytest.fixture
-def chinese():
-    """The course in Chinese for one test (as the Chinese chapters' first cell sets it), then English again."""
-    from lmcore.i18n import set_language
-
-    set_language("zh")
-    yield
-    set_language("en")
-
-
 def spans(html: str) -> dict[str, str]:
     """Every number the page shows in an lmcore-... span, by CSS class."""
     return dict(re.findall(r'<span class="(lmcore-[a-z0-9-]+)">([^<]*)</span>', html))

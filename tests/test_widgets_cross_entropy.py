@@ -253,13 +253,6 @@ def test_compression_explorer_codes_typed_messages():
 # --- in Chinese: the same explorers, their texts and figure in Chinese, the same numbers ------------
 
 
-@pytest.fixture
-def chinese():
-    set_language("zh")
-    yield
-    set_language("en")
-
-
 def numbers(page: str) -> list[tuple[str, str]]:
     """Every number a page shows in an ``lmcore-...`` span, with the span's class, and the bars' widths."""
     return (re.findall(r'<span class="(lmcore-[^"]+)">([^<]*)</span>', page)

@@ -249,13 +249,6 @@ def test_the_models_fractions_get_the_note_too():
 # --- in Chinese: the same games, every text a student reads in Chinese, the same numbers ------------
 
 
-@pytest.fixture
-def chinese():
-    set_language("zh")
-    yield
-    set_language("en")
-
-
 def numbers(page: str) -> list[tuple[str, str]]:
     """Every number a page shows in an ``lmcore-...`` span, with the span's class."""
     return re.findall(r'<span class="(lmcore-[^"]+)">([^<]*)</span>', page)
