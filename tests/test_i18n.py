@@ -73,8 +73,9 @@ def test_no_translation_is_left_over_and_each_reads_as_chinese():
         entries = json.loads(path.read_text(encoding="utf-8"))
         stale = [english for english in entries if english not in texts]
         assert not stale, f"{path.name}: no tr(...) shows these any more: {stale[:5]}"
+        words = {english: re.sub(r"\{[^}]*\}", "", english) for english in entries}  # {fields} are not words
         untranslated = [english for english, chinese in entries.items() if not CJK.search(chinese)
-                        and CJK.search(english) is None and re.search(r"[A-Za-z]{4,}", english)]
+                        and CJK.search(english) is None and re.search(r"[A-Za-z]{4,}", words[english])]
         assert not untranslated, f"{path.name}: not translated: {untranslated[:5]}"
 
 

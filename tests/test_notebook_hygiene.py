@@ -45,6 +45,15 @@ def test_stored_executed_once_top_to_bottom(notebook):
     assert counts == list(range(1, len(counts) + 1)), f"{path.name}: re-run it top to bottom in a fresh kernel"
 
 
+def test_each_printout_is_one_block(notebook):
+    """A cell's printout is stored in one piece (the README's command joins what the kernel split)."""
+    path, nb = notebook
+    split = [index for index, cell in enumerate(nb["cells"]) if cell["cell_type"] == "code"
+             for first, second in zip(cell["outputs"], cell["outputs"][1:])
+             if first["output_type"] == second["output_type"] == "stream" and first["name"] == second["name"]]
+    assert not split, f"{path.name}: cells {split} store a printout in pieces; re-run the README's command"
+
+
 def test_no_error_outputs(notebook):
     path, nb = notebook
     errors = [o for c in code_cells(nb) for o in c["outputs"] if o["output_type"] == "error"]

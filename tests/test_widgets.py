@@ -538,7 +538,7 @@ def test_probability_explorer_in_chinese_explains_a_bad_state_and_its_picture(ch
     from lmcore.i18n import tr
 
     assert tr(STATIC_NOTE).startswith("这是探索器初始状态的静态图") and tr(STATIC_NOTE) in page
-    assert "示例: <b>均匀硬币</b>" in page and "☐ 显示哈夫曼编码" in page and "正面: <b>" in page
+    assert "示例：<b>均匀硬币</b>" in page and "☐ 显示哈夫曼编码" in page and "正面：<b>" in page
     assert 'alt="探索器初始状态的图"' in page
     assert "<b>p：实际发生的情况</b>" in page and "均匀硬币：每次抛掷 1 比特" in page  # a heading, the story
 

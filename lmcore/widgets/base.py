@@ -93,7 +93,8 @@ def _static_part(widget: widgets.Widget) -> str:
         alt = html.escape(tr("the explorer's figure as it starts"), quote=False).replace('"', "&quot;")
         return (f'<img src="data:image/{widget.format};base64,{picture}" style="width: {width}; height: auto" '
                 f'alt="{alt}">')
-    label = html.escape(widget.description) + ": " if getattr(widget, "description", "") else ""
+    # "label: value", with the colon of the course's language (Chinese writes a full-width one, no space)
+    label = tr("{label}: ", label=html.escape(widget.description)) if getattr(widget, "description", "") else ""
     if isinstance(widget, (widgets.FloatSlider, widgets.IntSlider)):
         value = format(widget.value, widget.readout_format)
         return f"<div>{label}<b>{html.escape(value)}</b></div>"
