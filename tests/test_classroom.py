@@ -9,25 +9,17 @@ setup and self-check cells in a fresh kernel: the checks still run and say what 
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from classroom import slides, student_edition
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "classroom" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-slides = load("slides")
-student_edition = load("student_edition")
 CHAPTERS = slides.chapters()
 
 
@@ -56,6 +48,12 @@ def test_slide_rules():
         "slide",
         "slide", "-", "subslide",  # "Going further" sections in a row: one column of sub-slides
         "slide"]
+
+
+def test_the_chinese_going_further_heading_is_going_further_too():
+    md = nbformat.v4.new_markdown_cell
+    cells = [md("# 标题"), md("## 延伸阅读（Going further）：更多"), md("## 延伸阅读：再多一些")]
+    assert slides.slide_types(cells) == ["slide", "slide", "subslide"]
 
 
 def test_a_tall_slide_is_split():

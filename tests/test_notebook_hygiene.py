@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from classroom.slides import GOING_FURTHER  # where a chapter's core path ends, in either edition
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 ZH_NOTEBOOKS = sorted((ROOT / "notebooks" / "zh").glob("*.ipynb"))
@@ -99,7 +101,6 @@ def test_every_binder_badge_points_at_the_configured_repository():
 # --- the core path: one class of at most 60 minutes (DESIGN.md, "A chapter notebook") -----------
 
 CORE_PATH_WORDS, CORE_PATH_CELLS = 2_500, 40
-GOING_FURTHER = re.compile(r"^\s{0,3}#{1,6}\s.*(going further|延伸阅读)", re.IGNORECASE)
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 
 
@@ -114,25 +115,22 @@ def prose_words(markdown: str) -> float:
 
 
 def core_path(nb) -> tuple[float, int, bool]:
-    """(prose words, cells, found) before the first markdown heading containing "Going further".
+    """(prose words, cells, found) before the first markdown heading containing "Going further"
+    (or, in the Chinese edition, "延伸阅读").
 
-    Words of the heading's own cell above the heading count; that cell does not. Markdown cells
-    in a row count as one cell: a section heading opens a cell of its own (for the slides,
-    classroom/slides.py), which adds a cell but no time in class; the words are counted anyway.
+    Every cell before that heading's cell counts, the section headings' own cells included
+    (classroom/slides.py gives each section heading a cell); words of the heading's cell above
+    the heading count too.
     """
     words, cells = 0.0, 0
-    for index, cell in enumerate(nb["cells"]):
-        text = "".join(cell["source"])
-        follows_prose = index > 0 and nb["cells"][index - 1]["cell_type"] == "markdown"
-        if cell["cell_type"] != "markdown":
-            cells += 1
-            continue
-        lines = text.splitlines()
-        at = next((i for i, line in enumerate(lines) if GOING_FURTHER.match(line)), None)
-        if at is not None:
-            return words + prose_words("\n".join(lines[:at])), cells, True
-        words += prose_words(text)
-        cells += not follows_prose
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            lines = "".join(cell["source"]).splitlines()
+            at = next((i for i, line in enumerate(lines) if GOING_FURTHER.match(line)), None)
+            if at is not None:
+                return words + prose_words("\n".join(lines[:at])), cells, True
+            words += prose_words("\n".join(lines))
+        cells += 1
     return words, cells, False
 
 
@@ -141,7 +139,7 @@ def test_core_path_measure():
     nb = {"cells": [cell("markdown", "# Title\nfour words here 中文"), cell("code", "x = 1 + 2 + 3"),
                     cell("markdown", "two words"), cell("markdown", "## Next\nthree"),
                     cell("markdown", "## Going further: more"), cell("markdown", "not counted")]}
-    assert core_path(nb) == (11.0, 3, True)  # the two markdown cells in a row count as one
+    assert core_path(nb) == (11.0, 4, True)  # every cell before the heading's, markdown in a row included
     assert core_path({"cells": [cell("markdown", "## 3. going further, in lower case")]}) == (0.0, 0, True)
     assert core_path({"cells": [cell("markdown", "Going further without a heading")]})[2] is False
 
