@@ -107,7 +107,6 @@ def localised(text: str) -> str:
     return tr(text)
 
 
-
 @functools.cache
 def catalog(code: str) -> dict[str, str]:
     """Every translation into ``code``'s language: all of ``lmcore/locale/<code>/*.json`` merged.

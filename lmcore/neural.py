@@ -42,6 +42,7 @@ import numpy as np
 
 from lmcore.counting import FramedTokens, flatten_sentences, frame_sentences
 from lmcore.model import TokenScores
+from lmcore.util import check_int
 from lmcore.vocab import BOS, BOS_ID, EOS, EOS_ID, UNK_ID, Vocabulary
 
 __all__ = ["PARAMETERS", "STORED", "DATA", "NeuralLM", "TrainingHistory", "train", "train_new", "load_stored"]
@@ -53,14 +54,6 @@ DATA = Path(__file__).parent / "data"
 #: The stored models by name: ``load_stored(name)`` reads ``DATA / STORED[name]``.
 STORED = {"english": "neural_english.npz", "chinese": "neural_chinese.npz"}
 ROWS_PER_PASS = 2048  # rows scored at once: bounds the memory of a |V|-wide softmax
-
-
-def _positive_int(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -104,9 +97,9 @@ class NeuralLM:
         if not isinstance(vocab, Vocabulary):
             raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
         self.vocab = vocab
-        self.context = _positive_int(context, "context")
-        self.dim = _positive_int(dim, "dim")
-        self.hidden = _positive_int(hidden, "hidden")
+        self.context = check_int(context, "context")
+        self.dim = check_int(dim, "dim")
+        self.hidden = check_int(hidden, "hidden")
         rng = np.random.default_rng(seed)
         n_in, size = self.context * self.dim, len(vocab)
         self.E = rng.normal(0.0, 1.0, (size, self.dim)).astype(np.float32)
@@ -314,7 +307,7 @@ def train(model: NeuralLM, sentences, heldout=None, *, epochs: int = 5, batch_si
     """
     if not isinstance(model, NeuralLM):
         raise TypeError(f"model must be a NeuralLM, got {type(model).__name__}")
-    epochs, batch_size = _positive_int(epochs, "epochs"), _positive_int(batch_size, "batch_size")
+    epochs, batch_size = check_int(epochs, "epochs"), check_int(batch_size, "batch_size")
     for name, value in (("learning_rate", learning_rate), ("decay", decay)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not (value > 0 and math.isfinite(value)):
             raise ValueError(f"{name} must be a positive number, got {value!r}")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import numbers
 
-__all__ = ["gc_paused"]
+__all__ = ["gc_paused", "check_int"]
 
 
 @contextlib.contextmanager
@@ -29,3 +30,21 @@ def gc_paused():
     finally:
         if was_enabled:
             gc.enable()
+
+
+def check_int(value, name: str, low: int = 1) -> int:
+    """``value`` as an ``int`` if it is a whole number type (not a bool) of at least ``low``; else
+    a ``TypeError`` or ``ValueError`` that names ``name``.
+
+    >>> check_int(3, "order"), check_int(0, "stride", low=0)
+    (3, 0)
+    >>> check_int(2.0, "order")
+    Traceback (most recent call last):
+    ...
+    TypeError: order must be an int, got float
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}")
+    return int(value)

@@ -31,19 +31,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lmcore.util import check_int
+
 __all__ = ["WindowPlan", "window_plan", "context_in_window", "WindowedScore", "windowed_score"]
 
 
-def _int(value, name: str, low: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{name} must be at least {low}, got {value}")
-    return int(value)
-
-
 def _check(n_tokens, window, stride) -> tuple[int, int, int]:
-    n_tokens, window, stride = _int(n_tokens, "n_tokens"), _int(window, "window"), _int(stride, "stride")
+    n_tokens, window, stride = check_int(n_tokens, "n_tokens"), check_int(window, "window"), check_int(stride, "stride")
     if stride > window:
         raise ValueError(f"stride must be at most the window ({window}), got {stride}: "
                          "a longer stride would skip tokens")

@@ -35,6 +35,15 @@ CHAPTER_5_CHECKS = [
     ex.check_interpolated_probability, ex.check_rescue_choice, ex.check_em_step,
     ex.check_add_one_unseen_bigram, ex.check_add_k_unseen_mass, ex.check_rescued_token_bits,
 ]
+CHAPTER_7_CHECKS = [
+    ex.check_parameter_count, ex.check_bits_per_character_from_perplexity, ex.check_which_predicts_better,
+    ex.check_forward_passes, ex.check_full_context_share, ex.check_contaminated_test,
+]
+CHECKS = CHAPTER_3_CHECKS + CHAPTER_4_CHECKS + CHAPTER_5_CHECKS + CHAPTER_7_CHECKS
+# checks with no place in the numeric table: choices, and counts (right only as the whole number itself,
+# tests/test_exercises_ch07.py)
+NOT_NUMERIC = (ex.check_rescue_choice, ex.check_below_the_floor, ex.check_which_predicts_better,
+               ex.check_contaminated_test, ex.check_parameter_count, ex.check_forward_passes)
 
 
 
@@ -71,6 +80,10 @@ NUMERIC = {
     ex.check_add_k_unseen_mass: (98 / 150, 2, [100 / 150, 980 / 1050, 0.98, 1.96, 98 / 148]),
     ex.check_rescued_token_bits: (-math.log2(2e-5), 3, [-math.log(2e-5), -math.log10(2e-5), -math.log2(0.0004),
                                                         -math.log2(0.05), 2e-5]),
+    ex.check_bits_per_character_from_perplexity: (math.log2(40) * 10_000 / 42_000, 3, [
+        math.log(40) * 10_000 / 42_000, math.log2(40), math.log2(40) * 42_000 / 10_000, 40 * 10_000 / 42_000,
+        40 ** (10_000 / 42_000)]),
+    ex.check_full_context_share: (2 / 12, 3, [10 / 12, 1 / 12, 3 / 12, 100 * 2 / 12]),
 }
 
 
@@ -79,7 +92,7 @@ def rounded(value: float, sig_digits: int) -> float:
     return float(f"{value:.{sig_digits}g}")
 
 
-@pytest.mark.parametrize("check", CHAPTER_3_CHECKS + CHAPTER_4_CHECKS + CHAPTER_5_CHECKS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("check", CHECKS, ids=lambda f: f.__name__)
 def test_unanswered_is_neither_right_nor_wrong(check):
     feedback = check(None)
     assert feedback.correct is None and "Not answered yet" in feedback.message
@@ -87,9 +100,7 @@ def test_unanswered_is_neither_right_nor_wrong(check):
 
 
 def test_every_numeric_check_is_in_the_table():
-    choices = (ex.check_rescue_choice, ex.check_below_the_floor)
-    numeric = [c for c in CHAPTER_3_CHECKS + CHAPTER_4_CHECKS + CHAPTER_5_CHECKS if c not in choices]
-    assert set(numeric) == set(NUMERIC)
+    assert {c for c in CHECKS if c not in NOT_NUMERIC} == set(NUMERIC)
 
 
 @pytest.mark.parametrize("check", NUMERIC, ids=lambda f: f.__name__)
@@ -156,7 +167,7 @@ def test_feedback_renders_as_text_and_html():
 
 def test_the_notebooks_state_each_exercises_precision():
     notebooks = {"03_cross_entropy.ipynb": CHAPTER_3_CHECKS, "04_perplexity.ipynb": CHAPTER_4_CHECKS,
-                 "05_smoothing_interpolation.ipynb": CHAPTER_5_CHECKS}
+                 "05_smoothing_interpolation.ipynb": CHAPTER_5_CHECKS, "07_neural_models.ipynb": CHAPTER_7_CHECKS}
     for name, checks in notebooks.items():
         cells = json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))["cells"]
         for check in checks:
