@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -56,6 +57,10 @@ def without_answers(notebook, language: str = "en"):
 def write_edition(out: Path, root: Path = ROOT) -> list[Path]:
     """Write the student copy of every chapter under ``out`` (same relative paths); return them."""
     written = []
+    for image in sorted((root / "notebooks" / "images").glob("*")):  # the Binder badge, shown offline
+        target = out / "images" / image.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(image, target)
     for path in chapters(root):
         target = out / path.relative_to(root / "notebooks")
         target.parent.mkdir(parents=True, exist_ok=True)

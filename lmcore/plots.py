@@ -12,10 +12,13 @@ True
 
 Chinese in figures: importing this module makes every matplotlib figure fall back,
 character by character, from DejaVu Sans (matplotlib's default, so Latin text looks as
-always) to a Chinese font where one is installed (:data:`CJK_FONTS`, first found wins;
-:func:`cjk_font` names it). Where none is, the first figure that holds Chinese text
-gets one :class:`CJKFontWarning` saying what to install, instead of one matplotlib
-warning per missing character.
+always) to a Chinese font (:data:`CJK_FONTS`, first found wins; :func:`cjk_font` names it).
+The font comes with ``pip install -r requirements.txt``: the PyPI package
+``noto-cjk-sans-otc`` (:data:`BUNDLED_CJK_FONT`) carries Noto Sans CJK, which this module
+registers with matplotlib, so no system font or ``apt-get`` step is needed. Where neither
+that package nor a system font is there, the first figure that holds Chinese text gets
+one :class:`CJKFontWarning` saying what to install, instead of one matplotlib warning per
+missing character.
 
 Axis labels and legends follow the course's language (:func:`lmcore.i18n.set_language`); a
 caller's title and tick labels show as given, its model names as the catalogs translate them.
@@ -25,6 +28,7 @@ Together with :mod:`lmcore.widgets`, this is the only module that imports matplo
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import io
 import math
@@ -336,7 +340,7 @@ def lambda_triangle_map(lambda1, lambda2, perplexity, *, current=None, optimum=N
 # --- Chinese in figures ------------------------------------------------------------------
 
 CJK_FONTS: tuple[str, ...] = (
-    "Noto Sans CJK SC",  # Debian and Ubuntu (apt-get install fonts-noto-cjk), Binder (binder/apt.txt)
+    "Noto Sans CJK SC",  # the bundled font (BUNDLED_CJK_FONT); also Debian's and Ubuntu's fonts-noto-cjk
     "Source Han Sans SC", "Noto Sans SC",  # the same design under its Adobe and its one-language names
     "PingFang SC", "Hiragino Sans GB", "Heiti SC", "STHeiti", "Songti SC",  # macOS
     "Microsoft YaHei", "SimHei", "SimSun",  # Windows
@@ -346,11 +350,16 @@ CJK_FONTS: tuple[str, ...] = (
 )
 """Fonts with Chinese characters, in order of preference: the first one installed is used."""
 
+BUNDLED_CJK_FONT = "noto_cjk_sans_otc"
+"""The module of the PyPI package ``noto-cjk-sans-otc`` (in requirements.txt): Noto Sans CJK
+Regular as Google publishes it (one OpenType collection, 19.5 MB, SIL Open Font License 1.1),
+the font Chinese figure text is set in on every machine."""
+
 MISSING_CJK_FONT = (
     "No font with Chinese characters is installed, so the Chinese text in this figure shows as empty boxes. "
-    "Install one, then restart the kernel: `apt-get install fonts-noto-cjk` (Debian, Ubuntu), "
-    "`conda install -c conda-forge font-ttf-noto-cjk` (conda); macOS and Windows come with one. "
-    "lmcore.plots.CJK_FONTS lists the fonts looked for. "
+    "Install the course's requirements (`pip install -r requirements.txt`, which brings the font package "
+    "noto-cjk-sans-otc), then restart the kernel. A system font works too: `apt-get install fonts-noto-cjk` "
+    "(Debian, Ubuntu); macOS and Windows come with one. lmcore.plots.CJK_FONTS lists the fonts looked for. "
     "(matplotlib's own warning for each missing character is silenced.)"
 )
 
@@ -385,39 +394,64 @@ def pick_cjk_font(available: Iterable[str]) -> str | None:
 
 
 def find_cjk_font() -> str | None:
-    """The installed font to take Chinese characters from: the first of :data:`CJK_FONTS`
-    that matplotlib knows, else one that fontconfig says covers Chinese, else None.
+    """The font to take Chinese characters from: the first of :data:`CJK_FONTS` that
+    matplotlib knows once the bundled font is registered, else one that fontconfig says
+    covers Chinese, else None.
 
     matplotlib keeps its list of fonts in a cache (``fontlist-*.json`` in
-    ``matplotlib.get_cachedir()``) made the first time it runs, so a font installed after
-    that (``apt-get install fonts-noto-cjk`` where matplotlib already ran) is on disk but
-    not in the list. Only when no font of the list is known, this asks fontconfig
-    (``fc-list :lang=zh``, where it exists) for the files of Chinese fonts, adds those
-    matplotlib misses (``fontManager.addfont``) and saves the cache again, so that the next
-    start finds them at once.
+    ``matplotlib.get_cachedir()``) made the first time it runs, from the system's font
+    folders only. The files of :data:`BUNDLED_CJK_FONT` are added to that list
+    (``fontManager.addfont``) and the cache saved again, so that later starts find them
+    at once (reading the collection costs about half a second, once). Only when no font of
+    the list is known this way, fontconfig (``fc-list :lang=zh``, where it exists) is asked
+    for the files of Chinese fonts installed after the cache was made.
 
     >>> find_cjk_font() == cjk_font()  # the font chosen when lmcore.plots was imported
     True
     """
     manager = font_manager.fontManager
+    _add_fonts(bundled_cjk_font_files())
     found = pick_cjk_font(manager.get_font_names())
     if found is not None:
         return found
     files = _fontconfig_chinese_files()
-    missed = sorted(files - {entry.fname for entry in manager.ttflist})
-    for path in missed:
-        try:
-            manager.addfont(path)
-        except Exception:  # a file FreeType cannot read: fontconfig knows more formats
-            continue
-    if missed:
-        cache = Path(matplotlib.get_cachedir(), f"fontlist-v{font_manager.FontManager.__version__}.json")
-        if cache.exists() and os.access(cache, os.W_OK):
-            font_manager.json_dump(manager, cache)
+    _add_fonts(files)
     names = {entry.name for entry in manager.ttflist if entry.fname in files}
     # A list font if there is one, else a sans-serif one, proportional, by name for a stable choice.
     return pick_cjk_font(names) or min(names, key=lambda name: ("Sans" not in name, "Mono" in name, name),
                                        default=None)
+
+
+def bundled_cjk_font_files() -> list[str]:
+    """The font files of the installed :data:`BUNDLED_CJK_FONT` package, or [] where it is missing.
+
+    >>> all(path.endswith((".ttc", ".otf", ".ttf")) for path in bundled_cjk_font_files())
+    True
+    """
+    spec = importlib.util.find_spec(BUNDLED_CJK_FONT)
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    return sorted(str(path) for path in folder.iterdir() if path.suffix.lower() in {".ttc", ".otf", ".ttf"})
+
+
+def _add_fonts(paths: Iterable[str]) -> None:
+    """Add the font files matplotlib's list misses, and save its cache if any was added."""
+    manager = font_manager.fontManager
+    missed = sorted(set(paths) - {entry.fname for entry in manager.ttflist})
+    added = False
+    for path in missed:
+        try:
+            manager.addfont(path)
+            added = True
+        except Exception:  # a file FreeType cannot read: fontconfig knows more formats
+            continue
+    if added:
+        cache = Path(matplotlib.get_cachedir(), f"fontlist-v{font_manager.FontManager.__version__}.json")
+        # Where the cache cannot be written, the font is simply added again at the next start
+        # (json_dump would log a warning, which a notebook shows on stderr).
+        if os.access(cache.parent, os.W_OK) and (not cache.exists() or os.access(cache, os.W_OK)):
+            font_manager.json_dump(manager, cache)
 
 
 def _fontconfig_chinese_files() -> set[str]:

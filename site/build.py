@@ -15,10 +15,9 @@ copy from PyPI (sphinx-mathjax-offline), no CDN. What this script does before Sp
 - a chapter's title in the table of contents and the landing page's chapter map come from
   the chapter table of README.md (a notebook not yet in that table keeps its own heading);
 - the Binder launch links point at the repository named in ``binder/repo.txt``;
-- the Binder badge image (mybinder.org's) is replaced by a local copy, so that the site
-  loads nothing from the internet;
-- images next to the chapters (``notebooks/**/*.png`` and the like) are copied along, so
-  that a chapter's relative image links work.
+- images next to the chapters (``notebooks/**/*.png`` and the like, the Binder badge
+  ``notebooks/images/binder-badge.svg`` among them) are copied along, so that a chapter's
+  relative image links work and the site loads nothing from the internet.
 
 The sources are staged in DIR/source, the site is DIR/html. Any Sphinx warning makes the
 build fail (exit status 1) after it has listed them all. Needs ``pip install -r
@@ -30,7 +29,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import os
 import re
 import shutil
 import sys
@@ -45,8 +43,6 @@ CHAPTER_GLOB = "[0-9][0-9]_*.ipynb"
 CHINESE = NOTEBOOKS / "zh"
 GLOSSARY = CHINESE / "术语表.md"
 LANGUAGE_LINK = "[中文版](zh/{name})"  # under an English chapter's title
-BINDER_BADGE = "https://mybinder.org/badge_logo.svg"
-LOCAL_BADGE = "images/binder-badge.svg"  # in the staged sources
 TABLE_MARKER = re.compile(r"^<!-- chapter-table\b.*-->$", re.MULTILINE)
 README_LINK = re.compile(r"\[([^\]]+)\]\(notebooks/([^)/]+\.ipynb)\)")
 NOTEBOOK_LINK = re.compile(r"\]\(notebooks/([^)#]+\.ipynb)(#[^)]*)?\)")
@@ -103,24 +99,16 @@ def first_heading(notebook: dict, fallback: str) -> str:
     return fallback
 
 
-def local_badge(text: str, document: Path, source: Path) -> str:
-    """``text`` with mybinder.org's badge image replaced by the local copy, relative to ``document``."""
-    badge = os.path.relpath(source / LOCAL_BADGE, document.parent).replace(os.sep, "/")
-    return text.replace(BINDER_BADGE, badge)
-
-
 def stage(source: Path) -> list[tuple[str, str]]:
     """Write the book's sources into ``source``; return (docname, title) of each page but the landing page."""
     import yaml
 
     (source / "notebooks").mkdir(parents=True)
-    (source / "images").mkdir()
     for image in NOTEBOOKS.rglob("*"):
         relative = image.relative_to(NOTEBOOKS)
         if image.suffix.lower() in IMAGE_SUFFIXES and not any(part.startswith(".") for part in relative.parts):
             (source / "notebooks" / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(image, source / "notebooks" / relative)
-    shutil.copyfile(SITE / "binder-badge.svg", source / LOCAL_BADGE)
     shutil.copytree(SITE / "_static", source / "_static")  # Jupyter Book adds a _static folder by itself
 
     readme_table = readme_chapter_table((ROOT / "README.md").read_text(encoding="utf-8"))
@@ -138,12 +126,12 @@ def stage(source: Path) -> list[tuple[str, str]]:
         return f"](https://github.com/{repo}/blob/HEAD/notebooks/{link.group(1)}{link.group(2) or ''})"
 
     landing = TABLE_MARKER.sub(lambda _: NOTEBOOK_LINK.sub(outside_site, readme_table), landing)
-    (source / "index.md").write_text(local_badge(landing, source / "index.md", source), encoding="utf-8")
+    (source / "index.md").write_text(landing, encoding="utf-8")
 
     chinese = {path.name for path in chinese_notebooks()}
     chapters = []
     for path in chapter_notebooks():
-        notebook = stage_notebook(path, source / "notebooks" / path.name, source,
+        notebook = stage_notebook(path, source / "notebooks" / path.name,
                                   LANGUAGE_LINK.format(name=path.name) if path.name in chinese else None)
         chapters.append((f"notebooks/{path.stem}", titles.get(path.name) or first_heading(notebook, path.stem)))
     parts = [{"caption": "Course", "chapters": [{"file": docname, "title": title} for docname, title in chapters]}]
@@ -152,7 +140,7 @@ def stage(source: Path) -> list[tuple[str, str]]:
         (source / "notebooks" / "zh").mkdir(exist_ok=True)
         zh_chapters = []
         for path in chinese_notebooks():
-            notebook = stage_notebook(path, source / "notebooks" / "zh" / path.name, source)
+            notebook = stage_notebook(path, source / "notebooks" / "zh" / path.name)
             zh_chapters.append((f"notebooks/zh/{path.stem}", first_heading(notebook, path.stem)))
         zh_landing = (SITE / "index.zh.md").read_text(encoding="utf-8")
         zh_table = ["| | 章 |", "|---|---|"] + [
@@ -178,12 +166,12 @@ def stage(source: Path) -> list[tuple[str, str]]:
     return chapters
 
 
-def stage_notebook(path: Path, target: Path, source: Path, language_link: str | None = None) -> dict:
-    """Write ``path`` to ``target`` with the local Binder badge and, under its title, ``language_link``."""
+def stage_notebook(path: Path, target: Path, language_link: str | None = None) -> dict:
+    """Write ``path`` to ``target`` with, under its title, ``language_link``."""
     notebook = json.loads(path.read_text(encoding="utf-8"))
     markdown = [cell for cell in notebook["cells"] if cell["cell_type"] == "markdown"]
     for cell in markdown:
-        cell["source"] = local_badge("".join(cell["source"]), target, source)
+        cell["source"] = "".join(cell["source"])
     if language_link and markdown:
         title, _, rest = markdown[0]["source"].partition("\n")
         markdown[0]["source"] = f"{title}\n\n{language_link}\n{rest}"

@@ -32,14 +32,15 @@ from optional_extras import unavailable  # noqa: F401  (re-exported for the brow
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
+MATHJAX3_EXTENSION = "@jupyterlab/mathjax3-extension"
 SLIDESHOW_CHAPTER = ROOT / "notebooks" / "02_entropy.ipynb"  # what tests/test_browser_slides.py presents
 CHROMIUM_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--no-first-run", "--disable-quic",
 ]
-SERVER_START_SECONDS = 30
-UI_TIMEOUT_MS = 30_000  # a cold kernel importing matplotlib on a busy machine can take a while
+SERVER_START_SECONDS = 120  # a machine three times slower than this one, busy with other tests
+UI_TIMEOUT_MS = 90_000  # a cold kernel importing matplotlib on a busy machine three times slower than ours
 
 
 def free_port() -> int:
@@ -129,6 +130,11 @@ def jupyterlab_server(tmp_path: Path, notebooks: Sequence[Path]) -> Iterator[tup
     settings = tmp_path / "jupyterlab_settings_dir" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
+    # As Binder's postBuild removes it: jupyterlab-rise's JupyterLab-3 maths extension, which
+    # JupyterLab 4 lists as incompatible; the maths on the pages must render without it.
+    labconfig = tmp_path / "jupyter_config_dir" / "labconfig"
+    labconfig.mkdir()
+    (labconfig / "page_config.json").write_text(json.dumps({"disabledExtensions": {MATHJAX3_EXTENSION: True}}))
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
 
     port, token = free_port(), secrets.token_hex(16)
@@ -211,6 +217,32 @@ def run_all_cells(page, base: str, token: str, notebook_name: str, n_code_cells:
     expect(idle).to_have_count(1)
 
 
+def wait_for_kernel_idle(page, base: str, token: str, notebook_name: str,
+                         timeout_s: float = UI_TIMEOUT_MS / 1000) -> None:
+    """Wait until ``page``'s notebook ``notebook_name`` has a kernel that is connected and idle.
+
+    RISE's slideshow starts its kernel some seconds after the slides show, and a Shift+Enter
+    before that is dropped: the cell stays ``[ ]:``. The server lists the session (named after
+    the notebook; its path may be an id) with the kernel's state and connections; the page's
+    execution indicator says "idle" both before a kernel exists and once it is ready, so it is
+    read after the server's answer.
+    """
+    from playwright.sync_api import expect
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        with urllib.request.urlopen(f"{base}/api/sessions?token={token}", timeout=10) as response:
+            sessions = json.load(response)
+        kernels = [session["kernel"] for session in sessions if session.get("kernel")
+                   and notebook_name in (session.get("name"), Path(session.get("path", "")).name)]
+        if any(kernel["execution_state"] == "idle" and kernel["connections"] > 0 for kernel in kernels):
+            break
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no connected, idle kernel for {notebook_name} after {timeout_s:.0f} s: {kernels}")
+        page.wait_for_timeout(200)  # not time.sleep: the page's requests wait on this thread's route handler
+    expect(page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")).to_have_count(1)
+
+
 def settled_box(locator, interval_s: float = 0.2, timeout_s: float = UI_TIMEOUT_MS / 1000) -> dict:
     """``locator``'s bounding box once it has stopped moving (two reads ``interval_s`` apart agree).
 
@@ -220,7 +252,7 @@ def settled_box(locator, interval_s: float = 0.2, timeout_s: float = UI_TIMEOUT_
     deadline = time.monotonic() + timeout_s
     box = locator.bounding_box()
     while True:
-        time.sleep(interval_s)
+        locator.page.wait_for_timeout(interval_s * 1000)  # serves the page's routed requests meanwhile
         settled, box = box, locator.bounding_box()
         if box == settled and box is not None:
             return box

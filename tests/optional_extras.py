@@ -1,7 +1,8 @@
 """The one guard for optional extras: what may be missing outside CI, and nothing else.
 
 Only the documented extras (README, "Optional extras") may make a test skip: KenLM,
-Playwright, Debian's chromium, Jupyter Book and a Chinese font. A test that needs one
+Playwright, Debian's chromium and Jupyter Book. (The Chinese font is no extra: requirements.txt
+brings it, and tests/test_plots.py fails without it.) A test that needs one
 calls :func:`require`; where it is missing the test skips with the reason shown, and
 where ``LMCORE_REQUIRE_EXTRAS`` is set (CI) it fails instead. Everything in
 ``requirements.txt`` is imported plainly: if it is missing, the tests fail.
@@ -11,19 +12,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-
-def _has_chinese_font() -> bool:
-    if shutil.which("fc-list") is None:
-        return False
-    listed = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True)
-    return bool(listed.stdout.strip())
 
 
 def _module(name: str) -> Callable[[], bool]:
@@ -35,7 +27,6 @@ EXTRAS: dict[str, tuple[Callable[[], bool], str]] = {
     "playwright": (_module("playwright"), "pip install playwright (see requirements-extra.txt)"),
     "chromium": (lambda: Path("/usr/bin/chromium").exists(), "apt-get install chromium"),
     "jupyter-book": (_module("jupyter_book"), "pip install -r requirements-extra.txt"),
-    "chinese font": (_has_chinese_font, "apt-get install fonts-noto-cjk"),
 }
 
 

@@ -1,5 +1,6 @@
 """Binder works on first click: binder/requirements.txt pins (==) everything the course and
-`pytest` need, binder/apt.txt brings the Chinese font, and lmcore itself comes from postBuild.
+`pytest` need (the Chinese font included: no apt step), the pins agree with each other and
+with the `notebook` that goes with the pinned JupyterLab, and lmcore itself comes from postBuild.
 
 The badges pointing at binder/repo.txt are checked in tests/test_notebook_hygiene.py.
 """
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from packaging.requirements import InvalidRequirement, Requirement
+from packaging.version import Version
 
 try:
     import tomllib
@@ -114,7 +116,7 @@ def test_the_optional_extras_and_lmcore_are_not_pinned():
 
 def test_pinned_packages_bring_their_dependencies():
     """Where this environment has a pinned package at its pinned version, what it requires
-    (on the Python of binder/runtime.txt) is pinned too: `pip check` for Binder."""
+    (on the Python of binder/runtime.txt) is pinned too, at a version it accepts: `pip check` for Binder."""
     pinned = pins()
     python = re.fullmatch(r"python-(\d+\.\d+)", (BINDER / "runtime.txt").read_text(encoding="utf-8").strip())
     assert python, "binder/runtime.txt should read python-X.Y"
@@ -135,15 +137,33 @@ def test_pinned_packages_bring_their_dependencies():
                 continue
             if requirement.marker and not requirement.marker.evaluate({**environment, "extra": ""}):
                 continue  # an optional extra, or another Python or platform
-            if normalize(requirement.name) not in pinned:
+            wanted = normalize(requirement.name)
+            if wanted not in pinned:
                 missing.append(f"{name} needs {requirement}")
+            elif not requirement.specifier.contains(pinned[wanted], prereleases=True):
+                missing.append(f"{name} needs {requirement}, pinned {wanted}=={pinned[wanted]}")
     assert checked >= 10, f"only {checked} pinned packages are installed here: install requirements.txt first"
     assert not missing, "\n".join(missing)
 
 
-def test_apt_txt_brings_the_chinese_font():
-    packages = requirement_lines(BINDER / "apt.txt")
-    assert "fonts-noto-cjk" in packages, "figures with Chinese text need fonts-noto-cjk (lmcore.plots)"
+def test_no_apt_step_the_font_comes_from_the_pins():
+    assert not (BINDER / "apt.txt").exists(), "the Chinese font comes from PyPI (noto-cjk-sans-otc), no apt step"
+    assert "noto-cjk-sans-otc" in pins()
+
+
+def test_binders_notebook_goes_with_the_pinned_jupyterlab():
+    """repo2docker's environment already has `notebook`, whose release 7.N requires JupyterLab
+    4.N (7.4 requires jupyterlab<4.5, 7.6 jupyterlab>=4.6.6,<4.7): the pins carry the matching one."""
+    pinned = pins()
+    notebook, jupyterlab = Version(pinned["notebook"]), Version(pinned["jupyterlab"])
+    assert (notebook.major, jupyterlab.major) == (7, 4)
+    assert notebook.minor == jupyterlab.minor, f"notebook {notebook} needs JupyterLab 4.{notebook.minor}"
+
+
+def test_postbuild_removes_the_extension_jupyterlab_lists_as_incompatible():
+    post_build = (BINDER / "postBuild").read_text(encoding="utf-8")
+    assert "jupyterlab-mathjax3" in pins()  # jupyterlab-rise requires it, so pip installs it ...
+    assert re.search(r"^pip uninstall -y jupyterlab-mathjax3$", post_build, re.MULTILINE)  # ... and then it goes
 
 
 def test_repo_txt_holds_one_repository_and_the_readme_has_badges():

@@ -26,7 +26,6 @@ pytestmark = pytest.mark.browser
 
 NOTEBOOK = ROOT / "tests" / "browser" / "explorers_demo.ipynb"
 N_CODE_CELLS = 10
-KEY_TO_NUMBERS_MS = 1000  # the goal is 100 ms; this bound only catches a broken update path on a busy machine
 
 # Milliseconds from now (just before a key press) to the first change of an explorer's result.
 WATCH_RESULT = """root => {
@@ -139,8 +138,9 @@ def test_a_keyboard_step_moves_the_entropy_and_the_lambda_perplexity(explorers, 
           f"{save_screenshot(probability, 'lmcore-probability-explorer', tmp_path)}")
 
 
-def test_the_branching_explorer_answers_a_change_of_k_in_time(explorers, tmp_path):
-    """Five ArrowRight steps on k: each shows lmcore's perplexity and a new picture; the page times it."""
+def test_the_branching_explorer_shows_each_change_of_k(explorers, tmp_path):
+    """Five ArrowRight steps on k: each shows lmcore's perplexity and a new picture (the page times it, for
+    the printout; the goal of 100 ms is benchmarks/bench_widgets.py --browser's to measure)."""
     from playwright.sync_api import expect
 
     from lmcore.widgets import branching_factor
@@ -162,7 +162,6 @@ def test_the_branching_explorer_answers_a_change_of_k_in_time(explorers, tmp_pat
     print(f"branching explorer, change of k -> shown: median {latencies[2]:.0f} ms "
           f"(of {', '.join(f'{t:.0f}' for t in latencies)} ms; the goal is under 100 ms); "
           f"screenshot: {save_screenshot(branching, 'lmcore-branching-explorer', tmp_path)}")
-    assert latencies[2] < KEY_TO_NUMBERS_MS, "the branching explorer answers a change of k too slowly"
 
 
 # --- Chapter 1: the Shannon game and the letter game -------------------------------------------
@@ -270,7 +269,6 @@ def test_a_student_moves_the_chain_and_switches_to_the_mixture(explorers, tmp_pa
     expect(explorer.locator(".lmcore-result")).to_contain_text("coin picked")
     print(f"key press to new numbers on the page: {shown_after:.0f} ms; "
           f"screenshot: {save_screenshot(explorer, 'lmcore-entropy-rate-explorer', tmp_path)}")
-    assert shown_after < KEY_TO_NUMBERS_MS
 
 
 # --- Chapter 3: the cross-entropy and compression explorers ------------------------------------
@@ -372,7 +370,6 @@ def test_typing_a_hypothesis_shows_sacrebleus_score(explorers, tmp_path):
     expect(shown_sacrebleu).to_have_text(f"{sacrebleu(TYPED.replace(' ', ''), 'zh'):.2f}")
     print(f"one keystroke to its score on the page: {latency:.0f} ms; "
           f"screenshot: {save_screenshot(explorer, 'lmcore-bleu-explorer', tmp_path)}")
-    assert latency < KEY_TO_NUMBERS_MS, f"the score took {latency:.0f} ms to follow a keystroke"
 
 
 # --- Chapter 7: the context-window explorer ----------------------------------------------------
@@ -424,4 +421,3 @@ def test_a_student_shortens_the_stride_then_the_window(explorers, tmp_path):
     shows(14, 14)
     print(f"key press to new numbers on the page: {shown_after:.0f} ms; "
           f"screenshot: {save_screenshot(explorer, 'lmcore-context-window-explorer', tmp_path)}")
-    assert shown_after < KEY_TO_NUMBERS_MS

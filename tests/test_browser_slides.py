@@ -13,13 +13,22 @@ is set (CI), where that fails.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
 
 import nbformat
 import pytest
-from browser_support import SLIDESHOW_CHAPTER, UI_TIMEOUT_MS, launch_chromium, local_only_context, settled_box
+from browser_support import (
+    MATHJAX3_EXTENSION,
+    SLIDESHOW_CHAPTER,
+    UI_TIMEOUT_MS,
+    launch_chromium,
+    local_only_context,
+    settled_box,
+    wait_for_kernel_idle,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -58,8 +67,11 @@ def test_a_teacher_presents_a_chapter_with_a_live_explorer(jupyterlab, tmp_path)
             expect(page.locator(".reveal .slides section:not(:has(section))")).to_have_count(
                 types.count("slide") + types.count("subslide"))
 
+            page_config = json.loads(page.locator("#jupyter-config-data").text_content())
+            assert MATHJAX3_EXTENSION in page_config["disabledExtensions"], "the maths must render without it"
             notebook_cells = page.locator(".jp-Notebook .jp-Cell")
             expect(notebook_cells).to_have_count(len(cells))
+            wait_for_kernel_idle(page, base, token, SLIDESHOW_CHAPTER.name)  # the slideshow shows no kernel status
             page.keyboard.press("Space")  # the next slide: the setup code
             expect(slide).to_contain_text(cells[first_code].source.splitlines()[0])
             notebook_cells.nth(first_code).locator(".jp-InputPrompt").click()

@@ -71,10 +71,22 @@ def test_a_section_heading_inside_a_cell_opens_its_own_cell():
 
 
 @pytest.fixture(scope="module")
-def edition(tmp_path_factory):
+def student_folder(tmp_path_factory):
     out = tmp_path_factory.mktemp("student")
-    written = student_edition.write_edition(out)
+    return out, student_edition.write_edition(out)
+
+
+@pytest.fixture(scope="module")
+def edition(student_folder):
+    out, written = student_folder
     return {path.relative_to(out).as_posix(): nbformat.read(path, as_version=4) for path in written}
+
+
+def test_the_student_edition_shows_its_binder_badges_offline(student_folder):
+    _, written = student_folder
+    for path in written:
+        badges = re.findall(r"\[!\[Binder\]\(([^)\s]+)\)\]", path.read_text(encoding="utf-8"))
+        assert badges and all((path.parent / badge).is_file() for badge in badges), path
 
 
 def plain(answer: str) -> str:

@@ -91,6 +91,23 @@ def test_readme_links_every_chapter():
         assert f"notebooks/zh/{path.name}" in readme_zh, f"README.zh-CN.md's chapter map misses {path.name}"
 
 
+BADGE_IMAGE = re.compile(r"\[!\[Binder\]\(([^)\s]+)\)\]")
+
+
+def test_every_binder_badge_is_the_local_image_and_shows_offline():
+    """The badge is notebooks/images/binder-badge.svg, linked relative to each document, so a
+    classroom without internet (and RISE's title slide) shows it; never mybinder.org's image."""
+    badge = ROOT / "notebooks" / "images" / "binder-badge.svg"
+    assert badge.read_text(encoding="utf-8").lstrip().startswith("<svg")
+    for path in [ROOT / "README.md", ROOT / "README.zh-CN.md", *NOTEBOOKS, *ZH_NOTEBOOKS]:
+        text = path.read_text(encoding="utf-8")
+        assert "mybinder.org/badge" not in text, f"{path.name} loads the badge from the internet"
+        images = BADGE_IMAGE.findall(text)
+        assert images, f"{path.name} has no Binder badge"
+        for image in images:
+            assert (path.parent / image).resolve() == badge, f"{path.name}: {image} is not the local badge"
+
+
 def test_every_binder_badge_points_at_the_configured_repository():
     slug = (ROOT / "binder" / "repo.txt").read_text(encoding="utf-8").strip()
     for path in [ROOT / "README.md", ROOT / "README.zh-CN.md", *NOTEBOOKS, *ZH_NOTEBOOKS]:

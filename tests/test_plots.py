@@ -1,6 +1,7 @@
 """Chinese in figures: lmcore.plots' font fallback (title, tick labels and legend in Chinese
-render without a missing character), Latin text unchanged by it, one clear warning where no
-Chinese font is installed, and a matplotlib font cache made before the font was installed."""
+render as real glyphs, not missing-glyph boxes), Latin text unchanged by it, the font that
+requirements.txt brings found with no system font and whatever state matplotlib's font cache
+is in, and one clear warning where no Chinese font is there at all."""
 
 import copy
 import json
@@ -13,23 +14,16 @@ from pathlib import Path
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
-import optional_extras as extras
 import pytest
 from matplotlib import font_manager
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 
 from lmcore import plots
 
 ROOT = Path(__file__).resolve().parents[1]
-INSTALL = "apt-get install fonts-noto-cjk"
-
-
-def require_cjk_font() -> str:
-    """The Chinese font in use; where there is none, skip, or fail in CI (tests/optional_extras.py)."""
-    font = plots.cjk_font()
-    if font is None:
-        extras.unavailable(f"no Chinese font installed ({INSTALL})")
-    return font
+BUNDLED = "Noto Sans CJK SC"  # the Simplified Chinese face of the noto-cjk-sans-otc collection
 
 
 def chinese_figure():
@@ -54,20 +48,46 @@ def test_pick_cjk_font_follows_the_list_order():
     assert plots.pick_cjk_font(["SimSun", "DejaVu Sans", "Microsoft YaHei"]) == "Microsoft YaHei"
     assert plots.pick_cjk_font(["Noto Sans CJK JP", "Noto Sans CJK SC"]) == "Noto Sans CJK SC"
     assert plots.pick_cjk_font([]) is None
-    assert plots.CJK_FONTS[0] == "Noto Sans CJK SC"  # what binder/apt.txt and .ci/run install
+    assert plots.CJK_FONTS[0] == BUNDLED
 
 
-def test_the_chinese_font_follows_dejavu_sans_and_is_installed():
-    font = require_cjk_font()
+def test_requirements_bring_the_chinese_font_and_it_follows_dejavu_sans():
+    files = plots.bundled_cjk_font_files()
+    assert [Path(path).name for path in files] == ["NotoSansCJK-Regular.ttc"], "pip install -r requirements.txt"
+    assert set(files) <= {entry.fname for entry in font_manager.fontManager.ttflist}
+    assert plots.cjk_font() == BUNDLED
     family = matplotlib.rcParams["font.family"]
-    assert family[-1] == font and family[0] == "sans-serif"
+    assert family == ["sans-serif", BUNDLED]
     assert matplotlib.rcParams["font.sans-serif"][0] == "DejaVu Sans"
-    path = font_manager.findfont(FontProperties(family=font), fallback_to_default=False)
+    path = font_manager.findfont(FontProperties(family=BUNDLED), fallback_to_default=False)
     assert Path(path).exists()
 
 
+def render_text(text: str, family: list[str]) -> np.ndarray:
+    """``text`` drawn large in the font list ``family`` (matplotlib's warnings for missing glyphs held back)."""
+    fig = Figure(figsize=(2.4, 0.8), dpi=100)
+    fig.text(0.05, 0.25, text, family=family, fontsize=28)
+    canvas = FigureCanvasAgg(fig)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        canvas.draw()
+    return np.asarray(canvas.buffer_rgba())[..., :3].copy()
+
+
+def test_chinese_labels_are_drawn_as_glyphs_not_as_missing_glyph_boxes():
+    """A font without Chinese draws every character as the same box, so two different words of
+    two characters give the same picture; the course's fonts must draw them differently."""
+    boxes = [render_text(word, ["DejaVu Sans"]) for word in ("熵率", "困惑")]
+    assert (boxes[0] == boxes[1]).all(), "DejaVu Sans has no Chinese: both words are two boxes"
+    assert (boxes[0] < 128).any(), "the boxes are drawn"
+    ours = [render_text(word, matplotlib.rcParams["font.family"]) for word in ("熵率", "困惑")]
+    assert not (ours[0] == ours[1]).all()
+    assert not (ours[0] == boxes[0]).all()
+    font = font_manager.get_font(font_manager.findfont(FontProperties(family=plots.cjk_font())))
+    assert all(font.get_char_index(ord(char)) != 0 for char in "熵率困惑人民日报：（）。，一元模型")
+
+
 def test_chinese_title_ticks_and_legend_render_without_missing_glyphs():
-    require_cjk_font()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         fig = chinese_figure()
@@ -108,7 +128,7 @@ def test_without_a_chinese_font_one_message_and_no_glyph_spam(monkeypatch):
             rgba(chinese_figure())
     ours = [str(w.message) for w in caught if issubclass(w.category, plots.CJKFontWarning)]
     assert len(ours) == 1, ours
-    assert INSTALL in ours[0] and "font-ttf-noto-cjk" in ours[0]
+    assert "pip install -r requirements.txt" in ours[0] and "noto-cjk-sans-otc" in ours[0]
     assert not missing_glyphs(caught), missing_glyphs(caught)
     assert len(missing_glyphs(unfiltered)) >= 10, "the simulation must really lack the Chinese glyphs"
     assert [str(w.message) for w in caught] == ours
@@ -119,28 +139,50 @@ def test_use_cjk_font_refuses_a_font_matplotlib_does_not_know():
         plots.use_cjk_font("No Such Font")
 
 
-@pytest.mark.parametrize("cache", ["none yet (a fresh CI machine)", "made before the font was installed"])
-def test_a_fresh_or_stale_matplotlib_font_cache_finds_the_font(tmp_path, cache):
-    font = require_cjk_font()
-    files = plots._fontconfig_chinese_files()
-    if not files:
-        extras.unavailable("fontconfig (fc-list) lists no Chinese font file here")
+@pytest.mark.parametrize("cache", ["none yet (a fresh machine)", "made before the font was installed"])
+def test_a_fresh_or_stale_matplotlib_font_cache_finds_the_bundled_font(tmp_path, cache):
+    files = set(plots.bundled_cjk_font_files())
     cache_file = tmp_path / f"fontlist-v{font_manager.FontManager.__version__}.json"
     if cache.startswith("made before"):
         stale = copy.copy(font_manager.fontManager)
         stale.ttflist = [entry for entry in stale.ttflist if entry.fname not in files]
         font_manager.json_dump(stale, cache_file)
-        assert plots.pick_cjk_font(entry["name"] for entry in json.loads(cache_file.read_text())["ttflist"]) is None
+        assert not files & {entry["fname"] for entry in json.loads(cache_file.read_text())["ttflist"]}
     script = "import lmcore.plots as p; print(p.cjk_font())"
     env = {**os.environ, "MPLCONFIGDIR": str(tmp_path), "MPLBACKEND": "Agg"}
-    for _ in range(2):  # the second start reads the repaired cache
+    for _ in range(2):  # the second start reads the cache the first one saved
         result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True,
                                 text=True, timeout=300)
         assert result.returncode == 0, result.stderr
-        assert result.stdout.strip() == font
+        assert result.stdout.strip() == BUNDLED
         assert "findfont" not in result.stderr and "Warning" not in result.stderr, result.stderr
     cached = {entry["fname"] for entry in json.loads(cache_file.read_text())["ttflist"]}
-    assert files & cached, "the cache was not saved with the Chinese font files"
+    assert files <= cached, "the cache was not saved with the bundled font"
+
+
+def test_a_system_font_that_only_fontconfig_knows_is_found(tmp_path, monkeypatch):
+    """Without the font package, a Chinese font installed after matplotlib made its cache is found
+    through fontconfig (here the same file, offered as a system font) and the cache saved."""
+    files = plots.bundled_cjk_font_files()
+    stale = copy.copy(font_manager.fontManager)
+    stale.ttflist = [entry for entry in stale.ttflist if entry.fname not in files]
+    monkeypatch.setattr(font_manager, "fontManager", stale)
+    monkeypatch.setattr(matplotlib, "get_cachedir", lambda: str(tmp_path))
+    monkeypatch.setattr(plots, "bundled_cjk_font_files", lambda: [])
+    monkeypatch.setattr(plots, "_fontconfig_chinese_files", lambda: set(files))
+    assert plots.find_cjk_font() == BUNDLED
+    saved = tmp_path / f"fontlist-v{font_manager.FontManager.__version__}.json"
+    assert set(files) <= {entry["fname"] for entry in json.loads(saved.read_text())["ttflist"]}
+
+
+def test_no_font_at_all_is_none(monkeypatch):
+    files = plots.bundled_cjk_font_files()
+    stale = copy.copy(font_manager.fontManager)
+    stale.ttflist = [entry for entry in stale.ttflist if entry.fname not in files]
+    monkeypatch.setattr(font_manager, "fontManager", stale)
+    monkeypatch.setattr(plots, "bundled_cjk_font_files", lambda: [])
+    monkeypatch.setattr(plots, "_fontconfig_chinese_files", lambda: set())
+    assert plots.find_cjk_font() is None
 
 
 def texts_of(fig) -> list[str]:
@@ -152,7 +194,6 @@ def texts_of(fig) -> list[str]:
 def test_the_figures_labels_follow_the_language_without_a_missing_glyph(chinese):
     from lmcore.i18n import catalog
 
-    require_cjk_font()
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # "Glyph ... missing from font(s)" would fail here
         figures = {

@@ -1,7 +1,6 @@
 """Tests for lmcore.sources: exact entropy rates and their sampled estimates."""
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -88,14 +87,15 @@ def test_running_rate_and_log_probability():
     np.testing.assert_allclose(chain.surprisals([0, 0, 1]), [-math.log2(5 / 6), -math.log2(0.9), -math.log2(0.1)])
 
 
-def test_sampling_is_reproducible_and_fast():
+def test_sampling_is_reproducible():
+    """(Its speed, 100,000 symbols well under a second, is benchmarks/bench_widgets.py's.)"""
     chain = MarkovSource(P)
     assert np.array_equal(chain.sample(500, seed=3), chain.sample(500, seed=3))
     assert not np.array_equal(chain.sample(500, seed=3), chain.sample(500, seed=4))
-    start = time.perf_counter()
-    chain.sample(100_000, seed=0)
-    IIDSource([0.2] * 5).sample(100_000, seed=0)
-    assert time.perf_counter() - start < 1.0
+    long = chain.sample(100_000, seed=0)
+    moves = np.zeros((len(P), len(P)))
+    np.add.at(moves, (long[:-1], long[1:]), 1)
+    np.testing.assert_allclose(moves / moves.sum(axis=1, keepdims=True), P, atol=0.01)  # each row's draws follow it
 
 
 def test_periodic_chain_and_impossible_transitions():

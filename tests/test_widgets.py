@@ -468,14 +468,6 @@ def test_preset_weights_sit_on_the_slider_grid(name):
 # --- the Chinese edition: the same explorers, numbers and figures, in Chinese ----------------------
 
 
-def require_chinese_font():
-    """Chinese labels render only with a Chinese font (tests/test_plots.py); skip, or fail in CI, without one."""
-    import optional_extras as extras
-
-    if plots.cjk_font() is None:
-        extras.unavailable("no Chinese font installed (apt-get install fonts-noto-cjk)")
-
-
 def spans(html: str) -> dict[str, str]:
     """Every number the page shows in an lmcore-... span, by CSS class."""
     return dict(re.findall(r'<span class="(lmcore-[a-z0-9-]+)">([^<]*)</span>', html))
@@ -490,7 +482,6 @@ def figure_texts(figure) -> str:
 def test_probability_explorer_in_chinese_shows_the_english_numbers(chinese):
     from lmcore.i18n import set_language
 
-    require_chinese_font()
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a missing Chinese glyph ("Glyph ... missing from font") fails the test
         explorer = ProbabilityExplorer(preset="horse race", show_code=True)
@@ -546,7 +537,6 @@ def test_probability_explorer_in_chinese_explains_a_bad_state_and_its_picture(ch
 def test_lambda_explorer_in_chinese_shows_the_english_numbers(chinese, arrays):
     from lmcore.i18n import set_language
 
-    require_chinese_font()
     heldout, test = arrays
     with warnings.catch_warnings():
         warnings.simplefilter("error")

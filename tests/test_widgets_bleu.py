@@ -2,8 +2,6 @@
 
 import dataclasses
 import re
-import statistics
-import time
 
 import pytest
 import sacrebleu
@@ -107,10 +105,8 @@ def test_no_reference_gives_a_message_and_no_score():
 def test_a_2000_word_paste_is_scored_in_full_and_the_table_is_cut():
     words = [f"w{i % 700}" for i in range(2000)]
     hypothesis, reference = " ".join(words), " ".join(reversed(words))
-    start = time.perf_counter()
     report = bleu_report(hypothesis, [reference])
     html = bleu_html(report)
-    assert time.perf_counter() - start < 2.0
     assert report.result.score100 == pytest.approx(sacrebleu_score(hypothesis, [reference]), abs=1e-9)
     assert html.count("<tr>") < 4 * bleu_widget.ROWS_SHOWN_PER_ORDER + 10
     assert "The table shows the first 30 of 700 distinct 1-grams" in html and "(+1,940 more)" in html
@@ -147,17 +143,16 @@ def test_an_unexpected_error_becomes_a_message(monkeypatch):
     assert "Could not score this input: disk on fire" in explorer.output.value and explorer.result is None
 
 
-def test_an_update_takes_under_100_ms_for_50_word_sentences():
+def test_each_keystroke_in_a_50_word_sentence_is_scored_again():
+    """(How fast, under 100 ms a keystroke, is benchmarks/bench_widgets.py's.)"""
     explorer = BleuExplorer()
     words = "the cat sat on the mat and then it went home to sleep for a very long time".split()
     sentences = [" ".join(words[(i * k) % len(words)] for i in range(50)) for k in range(1, 6)]
     type_into(explorer, sentences[0], sentences[1:], max_order=4)
-    times = []
-    for i in range(7):
-        start = time.perf_counter()
+    for i in range(3):
         explorer.hypothesis.value = sentences[0] + f" w{i}"
-        times.append(time.perf_counter() - start)
-    assert statistics.median(times) < 0.1, times
+        expected = sacrebleu_score(explorer.hypothesis.value, sentences[1:])
+        assert explorer.result.result.score100 == pytest.approx(expected, abs=1e-9)
 
 
 def test_extra_presets_static_picture_and_bad_arguments():

@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from lmcore import evaluate, info, plots
+from lmcore import evaluate, info
 from lmcore.ngram import Interpolated
 from lmcore.vocab import Vocabulary
 from lmcore.widgets import (
@@ -318,13 +318,10 @@ def decimals(html: str) -> list[str]:
 
 
 def test_branching_explorer_in_chinese_shows_the_english_numbers(chinese):
-    import optional_extras as extras
     from matplotlib.text import Text
 
     from lmcore.i18n import set_language
 
-    if plots.cjk_font() is None:
-        extras.unavailable("no Chinese font installed (apt-get install fonts-noto-cjk)")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a missing Chinese glyph ("Glyph ... missing from font") fails the test
         explorer = BranchingExplorer(k=10)

@@ -1,7 +1,6 @@
 """Chapter 7's context-window explorer without a browser: set ``.value``, read what a student would see."""
 
 import re
-import time
 import warnings
 
 import matplotlib
@@ -10,7 +9,6 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import numpy as np
-import optional_extras as extras
 import pytest
 
 from lmcore import plots
@@ -73,17 +71,15 @@ def test_the_explorer_follows_its_sliders(explorer):
     assert explorer.figure.value[:4] == b"\x89PNG"
 
 
-def test_a_slider_move_answers_well_under_50_ms(explorer):
+def test_every_slider_move_shows_the_windowed_score(explorer, stream):
+    """(How fast, under 50 ms a move, is benchmarks/bench_widgets.py's.)"""
+    table = stream[0]
     explorer.window.value = 16
-    times = []
-    for stride in (1, 5, 9, 13, 16, 2, 7):
-        start = time.perf_counter()
+    for stride in (1, 5, 16):
         explorer.stride.value = stride
-        times.append(time.perf_counter() - start)
-    assert float(np.median(times)) < 0.05, times
-    start = time.perf_counter()
+        assert explorer.result.score.perplexity == windowed_score(table, 16, stride, stream[1]).perplexity
     explorer.window.value = 12  # a new window also redraws the perplexity axis's ticks
-    assert time.perf_counter() - start < 0.1
+    assert explorer.result.score.perplexity == windowed_score(table, 12, 12, stream[1]).perplexity
 
 
 def test_the_explorer_starts_with_a_picture_for_static_views(explorer):
@@ -116,14 +112,6 @@ def test_bad_settings_are_named(stream):
 # --- the Chinese edition: the same explorer, its text and figure in Chinese, its numbers the same
 
 
-def require_cjk_font() -> str:
-    """The Chinese font the course draws with; where there is none, skip (or fail in CI)."""
-    font = plots.cjk_font()
-    if font is None:
-        extras.unavailable("no Chinese font installed (apt-get install fonts-noto-cjk)")
-    return font
-
-
 def spans(html: str) -> dict[str, str]:
     return dict(re.findall(r'<span class="(lmcore-[\w-]+)">([^<]*)</span>', html))
 
@@ -134,7 +122,6 @@ def digits(html: str) -> list[str]:
 
 
 def test_the_chinese_explorer_reads_in_chinese_with_the_english_numbers(stream):
-    require_cjk_font()
     settings = [(8, 8), (8, 1), (20, 1), (12, 5)]
     english = ContextWindowExplorer(*stream, window=8, max_window=24)
     pages = []
@@ -165,7 +152,6 @@ def test_the_chinese_explorer_reads_in_chinese_with_the_english_numbers(stream):
 
 
 def test_the_chinese_figure_has_chinese_labels_and_every_glyph(stream):
-    require_cjk_font()
     report = window_report(*stream, window=10, stride=4)
     set_language("zh")
     try:

@@ -14,7 +14,6 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
-import optional_extras as extras
 import pytest
 
 from lmcore import coding, info, plots
@@ -298,9 +297,6 @@ def test_the_cross_entropy_explorer_in_chinese_reads_chinese_with_the_english_nu
 
 
 def test_the_compression_explorer_and_figure_in_chinese(chinese, caplog):
-    extras.require("chinese font")
-    if plots.cjk_font() is None:
-        extras.unavailable("matplotlib finds no Chinese font (apt-get install fonts-noto-cjk)")
     explorer = CompressionExplorer("AAB", p_a=0.8)
     assert (explorer.message.description, explorer.code.description) == ("消息", "编码")
     set_language("en")
