@@ -6,8 +6,9 @@ below, never in a circle, and never another module's underscore names
 
 1. ``util``, ``i18n`` (the course's language: ``set_language``, ``tr``), ``info`` (entropy,
    cross-entropy, KL divergence, perplexity, Huffman codes),
-   ``vocab`` (the ``Vocabulary``), ``lines`` (text files to ids, one sentence a line), ``tokenizers``, ``corpora`` and ``text`` (corpora,
-   tokenization, splits), ``sources`` (sources of known entropy).
+   ``vocab`` (the ``Vocabulary``), ``lines`` (text files to ids, one sentence a line),
+   ``tokenizers``, ``corpora`` and ``text`` (corpora, tokenization, splits), ``sources``
+   (sources of known entropy).
 2. ``counting`` (n-gram counts in numpy), ``model`` (what every n-gram model does),
    ``arpa_writer``, ``interpolation``, ``kneser_ney``, ``ngram`` (the models) and
    ``evaluate`` (perplexity with explicit conventions).

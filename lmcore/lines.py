@@ -51,15 +51,54 @@ class EncodedLines(NamedTuple):
     vocab: Vocabulary
 
 
+def _is_file(source) -> bool:
+    return isinstance(source, (str, os.PathLike))
+
+
+def _blocks(path) -> Iterable[bytes]:
+    """The file in blocks of about CHUNK_BYTES, each ending with a line's ``\\n`` (one is added at the end)."""
+    rest = b""
+    with open(path, "rb") as f:
+        while block := f.read(CHUNK_BYTES):
+            cut = block.rfind(b"\n") + 1
+            if cut:
+                yield rest + block[:cut]
+                rest = block[cut:]
+            else:
+                rest += block
+    if rest:
+        yield rest + b"\n"
+
+
+_SPACE = np.zeros(256, dtype=bool)
+_SPACE[list(b" \t\n\r\x0b\x0c")] = True  # what bytes.split() splits at, and lmplz (KenLM's kSpaces)
+
+
+def _line_lengths(block: bytes) -> np.ndarray:
+    """The number of tokens of each line of ``block`` (lines ending with ``\\n``), in numpy: where a
+    token starts (a byte after whitespace that is not whitespace) and how many ``\\n`` come before.
+
+    >>> _line_lengths(b"a bc\\n\\n d\\te \\n").tolist()
+    [2, 0, 2]
+    """
+    space = _SPACE[np.frombuffer(block, dtype=np.uint8)]
+    starts = np.flatnonzero(space[:-1] > space[1:]) + 1  # space then not
+    if space.size and not space[0]:
+        starts = np.concatenate([[0], starts])
+    newlines = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
+    return np.bincount(np.searchsorted(newlines, starts), minlength=newlines.size)
+
+
 def _chunks(source) -> Iterable[list]:
     """Lists of lines (bytes from a file, str or bytes from an iterable)."""
-    if isinstance(source, (str, os.PathLike)):
+    if _is_file(source):
         with open(source, "rb") as f:
             while chunk := f.readlines(CHUNK_BYTES):
                 yield chunk
         return
     if isinstance(source, bytes) or not isinstance(source, Iterable):
-        raise TypeError(f"source must be a file name (str or Path) or an iterable of lines, got {type(source).__name__}")
+        kind = type(source).__name__
+        raise TypeError(f"source must be a file name (str or Path) or an iterable of lines, got {kind}")
     lines = iter(source)
     while chunk := list(islice(lines, CHUNK_LINES)):
         yield chunk
@@ -90,19 +129,24 @@ def _tokenized(lines: list, tokenizer: Callable | None) -> list:
     return sentences
 
 
+def _flat(sentences: list) -> tuple[Iterable, np.ndarray]:
+    """All tokens of ``sentences`` in a row, and the number of each's."""
+    return chain.from_iterable(sentences), np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+
+
 def _read(source, tokenizer: Callable | None) -> tuple[np.ndarray, np.ndarray, list]:
     """The provisional ids (each type numbered where first seen), the line lengths, the types in that order."""
     numbers: defaultdict = defaultdict()
     numbers.default_factory = numbers.__len__  # a new type gets the next number
     ids, lengths = [], []
-    for lines in _chunks(source):
-        sentences = _tokenized(lines, tokenizer)
-        del lines
-        sizes = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
-        ids.append(np.fromiter(map(numbers.__getitem__, chain.from_iterable(sentences)), dtype=np.int32,
-                               count=int(sizes.sum())))
+    if _is_file(source) and tokenizer is None:  # a block's tokens in one split: no list per line
+        pieces = ((block.split(), _line_lengths(block)) for block in _blocks(source))
+    else:
+        pieces = (_flat(_tokenized(lines, tokenizer)) for lines in _chunks(source))
+    for tokens, sizes in pieces:
+        ids.append(np.fromiter(map(numbers.__getitem__, tokens), dtype=np.int32, count=int(sizes.sum())))
         lengths.append(sizes)
-        del sentences
+        del tokens
     if not lengths:
         raise ValueError("source has no lines")
     types = [t.decode("utf-8") if isinstance(t, bytes) else t for t in numbers]

@@ -63,6 +63,17 @@ def test_a_real_corpus_in_small_chunks_gives_the_same_kneser_ney(tmp_path, monke
     assert read_sentences(path) == train
 
 
+def test_a_file_without_a_last_newline_and_with_a_tokenizer(tmp_path, monkeypatch):
+    monkeypatch.setattr(lines, "CHUNK_BYTES", 8)  # blocks cut inside lines, a line longer than a block
+    path = tmp_path / "train.txt"
+    path.write_bytes(b"In the beginning, God\n\n  created the heavens\r\nand the earth.")
+    split = [["In", "the", "beginning,", "God"], [], ["created", "the", "heavens"], ["and", "the", "earth."]]
+    assert read_sentences(path) == split
+    assert_same_model(KneserNey(3).fit_text(path), KneserNey(3).fit(split))
+    words = [english_words(" ".join(s)) for s in split]
+    assert_same_model(KneserNey(3).fit_text(str(path), tokenizer=english_words), KneserNey(3).fit(words))
+
+
 def test_any_iterable_of_lines_str_or_bytes_and_a_tokenizer(monkeypatch):
     raw = ["In the beginning, God created", "", "the heavens\tand the earth.", "And God said"]
     monkeypatch.setattr(lines, "CHUNK_LINES", 2)
@@ -83,7 +94,7 @@ def test_lines_split_at_ascii_whitespace_only_as_lmplz():
 
 def test_a_given_vocabulary_is_used_and_unknown_words_are_unk():
     vocab = MLE(1).fit([["a", "b"]]).vocab
-    ids, lengths, used = encode_lines(["a zzz b", "b"], vocab=vocab)
+    ids, _, used = encode_lines(["a zzz b", "b"], vocab=vocab)
     assert used is vocab and vocab.decode(ids) == ["a", "<unk>", "b", "b"]
 
 
