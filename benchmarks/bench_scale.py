@@ -24,7 +24,7 @@ files both tools read. One line is one sentence.
   registers these four for its own process. Never BBE or WBS: their verses are misaligned.
 - Size k× is k times the KJV's training words, filled with whole verses from the translations
   in that order (the last one used is cut at a verse boundary): 1× is the KJV (738,199 words
-  once the test verses are out), 7× is 5.17M words (5.40M tokens with one ``</s>`` a verse)
+  once the test verses are out), 7× is 5.17M words (5.37M tokens with one ``</s>`` a verse)
   and needs all eight. A size the installed translations cannot reach (to 95 %) is skipped.
 
 Each cell (size, order) runs three tools, each as a user would run it, ``--repeat`` times,
