@@ -71,16 +71,19 @@ def unigram_perplexity(arpa: Path, test_path: Path) -> float:
     return 10.0 ** (-total / n_tokens)
 
 
-def kenlm_perplexity(kenlm: Path, order: int, train_path: Path, test_path: Path, work: Path) -> tuple[int, float]:
+def kenlm_perplexity(kenlm: Path, order: int, train_path: Path, test_path: Path, work: Path,
+                     sort_memory: str | None = "1G") -> tuple[int, float]:
     """``lmplz -o ORDER -S 1G --discount_fallback`` on ``train_path``, then the perplexity of ``test_path``
     (query's "Perplexity including OOVs"; for order 1 :func:`unigram_perplexity`): (peak bytes of
     the two, perplexity). ``work`` holds the ARPA file and lmplz's temporary files.
 
-    ``-S 1G`` caps lmplz's sorting memory; ``--discount_fallback`` only matters on data too small to
-    estimate the discounts, and mirrors lmcore's default fallback.
+    ``-S 1G`` caps lmplz's sorting memory (``sort_memory``; None: lmplz's default, 80% of the
+    physical memory); ``--discount_fallback`` only matters on data too small to estimate the
+    discounts, and mirrors lmcore's default fallback.
     """
     arpa, scores, log = work / f"order{order}.arpa", work / "query.txt", work / "stderr.txt"
-    lmplz = [kenlm / "lmplz", "-o", order, "-S", "1G", "--discount_fallback", "-T", f"{work}/"]
+    memory = [] if sort_memory is None else ["-S", sort_memory]
+    lmplz = [kenlm / "lmplz", "-o", order, *memory, "--discount_fallback", "-T", f"{work}/"]
     peak = measured(lmplz, train_path, arpa, log)
     if order == 1:
         return peak, unigram_perplexity(arpa, test_path)

@@ -6,8 +6,9 @@ below, never in a circle, and never another module's underscore names
 
 1. ``util``, ``i18n`` (the course's language: ``set_language``, ``tr``), ``info`` (entropy,
    cross-entropy, KL divergence, perplexity, Huffman codes),
-   ``vocab`` (the ``Vocabulary``), ``tokenizers``, ``corpora`` and ``text`` (corpora,
-   tokenization, splits), ``sources`` (sources of known entropy).
+   ``vocab`` (the ``Vocabulary``), ``lines`` (text files to ids, one sentence a line),
+   ``tokenizers``, ``corpora`` and ``text`` (corpora, tokenization, splits), ``sources``
+   (sources of known entropy).
 2. ``counting`` (n-gram counts in numpy), ``model`` (what every n-gram model does),
    ``arpa_writer``, ``interpolation``, ``kneser_ney``, ``ngram`` (the models) and
    ``evaluate`` (perplexity with explicit conventions).
@@ -21,8 +22,8 @@ Submodules are imported on use (``import lmcore.info``) so that the package stay
 __version__ = "0.1.0"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("util", "i18n", "info", "vocab", "tokenizers", "corpora", "text", "sources", "estimators", "translations",
-     "subwords", "windows"),
+    ("util", "i18n", "info", "vocab", "lines", "tokenizers", "corpora", "text", "sources", "estimators",
+     "translations", "subwords", "windows"),
     ("counting", "model", "arpa_writer", "interpolation", "kneser_ney", "ngram", "evaluate",
      "shannon", "shannon_letters", "coding", "coding_levels", "neural", "units"),
     ("arpa", "bleu", "bleu_signature", "bleu_bootstrap"),

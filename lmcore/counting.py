@@ -55,59 +55,72 @@ class FramedTokens:
 _CHUNK = 1 << 20  # elements per step where a loop keeps the temporaries small
 
 
-def _padded_stream(ids: np.ndarray, lengths: np.ndarray, n_start: int, n_end: int) -> tuple[np.ndarray, np.ndarray]:
+def _padded_stream(ids: np.ndarray, lengths: np.ndarray, n_start: int, n_end: int,
+                   cap: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """All sentences in one row of ids (int32), each after ``n_start`` ``<s>`` and before ``n_end``
-    ``</s>``, and the depth of each token: how many tokens of its sentence come before it. A token
-    is predicted when its depth is ``n_start`` or more, and a k-gram ends there from depth k - 1.
+    ``</s>``, and the depth of each token: how many tokens of its sentence come before it (int32;
+    with ``cap``, at most ``cap``, in the smallest unsigned type). A token is predicted when its
+    depth is ``n_start`` or more, and a k-gram ends there from depth k - 1.
 
     >>> [a.tolist() for a in _padded_stream(np.array([5, 6]), np.array([2]), 1, 1)]   # <s>=1 a=5 b=6 </s>=2
     [[1, 5, 6, 2], [0, 1, 2, 3]]
+    >>> _padded_stream(np.array([5, 6]), np.array([2]), 1, 1, cap=2)[1].tolist()
+    [0, 1, 2, 2]
     """
     padded = lengths + n_start + n_end
     starts = np.cumsum(padded) - padded
-    depth = np.ones(int(padded.sum()), dtype=np.int32)
-    if depth.size:  # depth counts up from 0 in each sentence: +1 everywhere, reset at each start
-        shown = padded > 0  # a sentence padded to nothing has no start
-        depth[0] = 0
-        depth[starts[shown][1:]] = 1 - padded[shown][:-1]
-        np.cumsum(depth, out=depth)
-    stream = np.full(depth.size, BOS_ID, dtype=np.int32)
-    real = np.repeat(starts + n_start - (np.cumsum(lengths) - lengths), lengths)
-    real += np.arange(real.size)
+    total = int(padded.sum())
+    if cap is None:
+        depth = np.ones(total, dtype=np.int32)
+        if depth.size:  # depth counts up from 0 in each sentence: +1 everywhere, reset at each start
+            shown = padded > 0  # a sentence padded to nothing has no start
+            depth[0] = 0
+            depth[starts[shown][1:]] = 1 - padded[shown][:-1]
+            np.cumsum(depth, out=depth)
+    else:  # the first cap tokens of each sentence, one step each: no array over the tokens but this
+        depth = np.full(total, cap, dtype=np.min_scalar_type(cap))
+        for j in range(cap):
+            depth[starts[padded > j] + j] = j
+    stream = np.full(total, BOS_ID, dtype=np.int32)  # the <s> are in place
+    real = np.ones(total, dtype=bool)  # a mask, not an array of positions: a byte per token
+    for j in range(n_start):
+        real[starts + j] = False
+    ends = starts + n_start + lengths
+    for j in range(n_end):
+        real[ends + j] = False
     stream[real] = ids
     del real
     for j in range(n_end):
-        stream[starts + n_start + lengths + j] = EOS_ID
+        stream[ends + j] = EOS_ID
     return stream, depth
 
 
-def _next_tokens(positions: np.ndarray, depth: np.ndarray) -> np.ndarray:
-    """The token after each of ``positions`` (overwritten) in the same sentence, in the same order:
-    from the ends of the (k-1)-grams sorted by key, the ends of the k-grams grouped by history.
+def _positions(depth: np.ndarray, least: int, dtype) -> np.ndarray:
+    """The positions where ``depth`` is ``least`` or more, ascending, as ``dtype``, a piece at a time
+    (no int64 array of them all): the ends of the k-grams for ``least`` = k - 1.
 
-    >>> _next_tokens(np.array([2, 0, 3]), np.array([0, 1, 2, 0])).tolist()   # 3 + 1 is beyond, 2 + 1 starts a sentence
-    [1]
+    >>> _positions(np.array([0, 1, 2, 0, 1], dtype=np.uint8), 1, np.int32).tolist()
+    [1, 2, 4]
     """
-    positions += 1
-    positions[positions == depth.size] = 0  # beyond the last token: as token 0, which starts a sentence
+    out = np.empty(np.count_nonzero(depth >= least), dtype=dtype)
     kept = 0
-    for start in range(0, positions.size, _CHUNK):  # in place: kept <= start, so nothing unread is overwritten
-        chunk = positions[start : start + _CHUNK]
-        chunk = chunk[depth[chunk] > 0]
-        positions[kept : kept + chunk.size] = chunk
-        kept += chunk.size
-    return positions[:kept]
+    for start in range(0, depth.size, _CHUNK):
+        found = np.flatnonzero(depth[start : start + _CHUNK] >= least)
+        out[kept : kept + found.size] = found
+        out[kept : kept + found.size] += start
+        kept += found.size
+    return out
 
 
-def _sorted_keys(ends: np.ndarray, node: np.ndarray, stream: np.ndarray, base: int,
-                 grouped: bool) -> tuple[np.ndarray, np.ndarray]:
+def _sorted_keys(ends: np.ndarray, node: np.ndarray, stream: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:
     """The keys ``node[t - 1] * |V| + stream[t]`` of the k-grams ending at the tokens t in ``ends``
-    (int32; ``node`` numbers the (k-1)-gram ending at each token), sorted, and t for each.
+    (int32, ascending; ``node`` numbers the (k-1)-gram ending at each token), sorted, and t for each.
 
     Where a key and a token's position fit together in 63 bits, they are packed into one int64
-    and sorted in place: no int64 index, and ``ends`` becomes the positions. ``grouped``: the
-    ``ends`` come grouped by history (:func:`_next_tokens`), so that numpy's timsort, which merges
-    the runs it finds, sorts them about 4 times faster than keys in text order, piece by piece.
+    and sorted in place: no int64 index, and ``ends`` becomes the positions. The packed values are
+    distinct, so any sort gives the same order, and numpy's default one, vectorized (x86-simd-sort
+    on AVX2 and AVX-512, Highway's on ARM), sorts them about 9 times faster than the stable one
+    (timsort) here. ``ends`` ascending makes the gathers below walk the arrays in order.
     """
     keys = np.empty(ends.size, dtype=np.int64)
     for start in range(0, ends.size, _CHUNK):
@@ -121,13 +134,7 @@ def _sorted_keys(ends: np.ndarray, node: np.ndarray, stream: np.ndarray, base: i
         return keys[order], ends[order]
     keys <<= bits
     keys |= ends
-    start, step = 0, base << bits  # key // step: the history
-    while start < keys.size:  # pieces of about _CHUNK keys, each to the end of a history: a small buffer
-        stop = min(start + _CHUNK, keys.size) if grouped else keys.size
-        if stop < keys.size:
-            stop += int(np.searchsorted(keys[stop:], (int(keys[stop - 1]) // step + 1) * step))
-        keys[start:stop].sort(kind="stable")
-        start = stop
+    keys.sort()
     for start in range(0, keys.size, _CHUNK):  # ends becomes the positions in key order
         ends[start : start + _CHUNK] = keys[start : start + _CHUNK] & ((1 << bits) - 1)
     keys >>= bits
@@ -336,9 +343,7 @@ class NgramCounts:
         t comes from the number of the (k-1)-gram ending at t - 1, and its suffix is the (k-1)-gram
         ending at t. Arrays over the tokens are int32 (ids, positions, node numbers) or bytes (depths).
         """
-        stream, depth = _padded_stream(ids, lengths, n_start, n_end)
-        cap = max(order, n_start)  # the depths asked about: they fit one byte
-        depth = np.minimum(depth, cap, out=depth).astype(np.min_scalar_type(cap))
+        stream, depth = _padded_stream(ids, lengths, n_start, n_end, cap=max(order, n_start))  # as far as asked
         count_type = np.int32 if stream.size < 2**31 else np.int64  # counts, rows and node numbers
         seen = np.bincount(stream[depth >= n_start], minlength=base)
         keys = np.flatnonzero(seen)
@@ -346,11 +351,8 @@ class NgramCounts:
         row_of = np.cumsum(seen > 0, dtype=count_type) - 1  # node number -> row in the last table
         node, nodes = stream, []  # the number of the (k-1)-gram ending at each token (a 1-gram's: its id)
         padding = np.flatnonzero(depth < n_start).astype(count_type)  # the <s> tokens
-        positions = np.flatnonzero(depth >= 1).astype(count_type)  # where bigrams end, then by key (below)
         for k in range(2, order + 1):
-            ends = positions if k == 2 else _next_tokens(positions, depth)  # grouped by history from k = 3
-            keys, positions = _sorted_keys(ends, node, stream, base, grouped=k > 2)  # positions: ends, by key
-            del ends
+            keys, positions = _sorted_keys(_positions(depth, k - 1, count_type), node, stream, base)  # ends, by key
             first = np.empty(keys.size, dtype=bool)
             first[:1] = True
             np.not_equal(keys[1:], keys[:-1], out=first[1:])
@@ -362,9 +364,7 @@ class NgramCounts:
                 node = _number_tokens(first, positions, np.empty(stream.size, count_type) if k == 2 else node)
                 alone = padding[depth[padding] >= k - 1]  # k-grams of <s> alone end at no predicted token
                 counts -= np.bincount(node[alone], minlength=unique.size).astype(count_type)
-            del first
-            if k == order:
-                del positions  # kept otherwise: the next order's ends follow them
+            del first, positions
             seen = counts > 0
             n_histories = base if k == 2 else nodes[-1].size
             tables.append(NgramTable(k, base, unique[seen], counts[seen], n_histories, row_of[suffix[seen]]))

@@ -29,6 +29,7 @@ from lmcore.counting import (
     flatten_sentences,
     frame_sentences,
 )
+from lmcore.lines import encode_lines
 from lmcore.vocab import BOS_ID, EOS_ID, UNK_ID, Vocabulary
 
 __all__ = [
@@ -170,6 +171,13 @@ class NgramModel(abc.ABC):
         del tokens  # the flat list is as large as the ids: gone before counting
         check_markers(sentences, ids, lengths)
         return self.fit_encoded(ids, lengths, vocab)
+
+    def fit_text(self, source, vocab: Vocabulary | None = None, min_count: int = 1, tokenizer=None):
+        """:meth:`fit` on the lines of a text file (a file name) or of any iterable of lines, one sentence
+        a line, split at whitespace as KenLM's ``lmplz`` reads them (or by ``tokenizer``: str -> list of str),
+        read in chunks straight to ids: no list of str tokens is held (:func:`lmcore.lines.encode_lines`).
+        The model is the one :meth:`fit` gives on the same sentences as token lists."""
+        return self.fit_encoded(*encode_lines(source, vocab, min_count, tokenizer))
 
     def fit_encoded(self, ids, lengths, vocab: Vocabulary):
         """:meth:`fit` on sentences already encoded: ``ids`` holds every sentence's vocabulary ids
