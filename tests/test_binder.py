@@ -172,6 +172,7 @@ def test_repo_txt_holds_one_repository_and_the_readme_has_badges():
     for name in ("README.md", "README.zh-CN.md"):
         readme = (ROOT / name).read_text(encoding="utf-8")
         assert f"mybinder.org/v2/gh/{lines[0]}/HEAD" in readme, name
+        assert f"git clone https://github.com/{lines[0]}.git" in readme, f"{name}: run binder/set_repo.py"
     badges = re.compile(r"mybinder\.org/v2/gh/([\w.-]+/[\w.-]+)/HEAD")
     for notebook in sorted((ROOT / "notebooks").rglob("*.ipynb")):
         assert set(badges.findall(notebook.read_text(encoding="utf-8"))) <= {lines[0]}, notebook

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from classroom import slides, student_edition
+from classroom import execute, slides, student_edition
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -130,3 +130,27 @@ def test_the_student_editions_self_checks_still_run(edition):
         assert [output.get("data", {}).get("text/html") for output in ran.outputs] == \
                [output.get("data", {}).get("text/html") for output in stored.outputs]
         assert "Not answered yet" in ran.outputs[0]["data"]["text/html"]
+
+
+def test_execute_runs_a_chapter_in_its_folder_says_where_it_is_and_stores_it_as_the_tests_want(tmp_path):
+    import io
+
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# A chapter"),
+        nbformat.v4.new_code_cell("from pathlib import Path\nprint(Path('data.txt').read_text())"),
+        nbformat.v4.new_code_cell("import sys\nfor i in range(3):\n    print(i); sys.stdout.flush()"),
+    ])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = tmp_path / "01_chapter.ipynb"
+    nbformat.write(notebook, path)
+    (tmp_path / "data.txt").write_text("read from the chapter's folder")
+    progress = io.StringIO()
+    execute.execute(path, out=progress)
+    lines = progress.getvalue().splitlines()
+    assert [line.split("  ")[:2] for line in lines] == [["01_chapter.ipynb", "[1/2]"], ["01_chapter.ipynb", "[2/2]"]]
+    assert lines[0].endswith("from pathlib import Path")
+    stored = nbformat.read(path, as_version=4)
+    assert [cell.execution_count for cell in stored.cells if cell.cell_type == "code"] == [1, 2]
+    assert stored.cells[1].outputs[0].text == "read from the chapter's folder\n"
+    assert [output.text for output in stored.cells[2].outputs] == ["0\n1\n2\n"]  # one block
+    assert "widgets" not in stored.metadata
