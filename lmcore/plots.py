@@ -436,17 +436,25 @@ def bundled_cjk_font_files() -> list[str]:
 
 
 def _add_fonts(paths: Iterable[str]) -> None:
-    """Add the font files matplotlib's list misses, and save its cache if any was added."""
+    """Add the font files matplotlib's list misses, drop the entries whose files are gone, and
+    save its cache if anything changed.
+
+    A font file that is gone (the virtual environment that held ``noto-cjk-sans-otc`` was
+    deleted) would make matplotlib rebuild its list from the system's folders at the first
+    figure, losing the bundled font, and log "findfont: Font family ... not found" for every
+    text after that, which a notebook shows.
+    """
     manager = font_manager.fontManager
-    missed = sorted(set(paths) - {entry.fname for entry in manager.ttflist})
-    added = False
-    for path in missed:
+    kept = [entry for entry in manager.ttflist if os.path.exists(entry.fname)]
+    changed = len(kept) < len(manager.ttflist)
+    manager.ttflist = kept
+    for path in sorted(set(paths) - {entry.fname for entry in kept}):
         try:
             manager.addfont(path)
-            added = True
+            changed = True
         except Exception:  # a file FreeType cannot read: fontconfig knows more formats
             continue
-    if added:
+    if changed:
         cache = Path(matplotlib.get_cachedir(), f"fontlist-v{font_manager.FontManager.__version__}.json")
         # Where the cache cannot be written, the font is simply added again at the next start
         # (json_dump would log a warning, which a notebook shows on stderr).

@@ -4,6 +4,7 @@ requirements.txt brings found with no system font and whatever state matplotlib'
 is in, and one clear warning where no Chinese font is there at all."""
 
 import copy
+import dataclasses
 import json
 import os
 import subprocess
@@ -139,16 +140,22 @@ def test_use_cjk_font_refuses_a_font_matplotlib_does_not_know():
         plots.use_cjk_font("No Such Font")
 
 
-@pytest.mark.parametrize("cache", ["none yet (a fresh machine)", "made before the font was installed"])
+@pytest.mark.parametrize("cache", ["none yet (a fresh machine)", "made before the font was installed",
+                                   "holding the font of a deleted environment"])
 def test_a_fresh_or_stale_matplotlib_font_cache_finds_the_bundled_font(tmp_path, cache):
     files = set(plots.bundled_cjk_font_files())
     cache_file = tmp_path / f"fontlist-v{font_manager.FontManager.__version__}.json"
-    if cache.startswith("made before"):
+    gone = str(tmp_path / "deleted-venv" / "noto_cjk_sans_otc" / "NotoSansCJK-Regular.ttc")
+    if cache != "none yet (a fresh machine)":
         stale = copy.copy(font_manager.fontManager)
         stale.ttflist = [entry for entry in stale.ttflist if entry.fname not in files]
+        if cache.startswith("holding"):  # first in the list, so matplotlib would pick the missing file
+            stale.ttflist = [dataclasses.replace(entry, fname=gone) for entry in font_manager.fontManager.ttflist
+                             if entry.fname in files] + stale.ttflist
         font_manager.json_dump(stale, cache_file)
         assert not files & {entry["fname"] for entry in json.loads(cache_file.read_text())["ttflist"]}
-    script = "import lmcore.plots as p; print(p.cjk_font())"
+    script = ("import lmcore.plots as p; f = p.bar_distribution([0.5, 0.5], ['下雨', '不下雨'], title='人民日报'); "
+              "p.figure_png(f); print(p.cjk_font())")
     env = {**os.environ, "MPLCONFIGDIR": str(tmp_path), "MPLBACKEND": "Agg"}
     for _ in range(2):  # the second start reads the cache the first one saved
         result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True,
@@ -158,6 +165,7 @@ def test_a_fresh_or_stale_matplotlib_font_cache_finds_the_bundled_font(tmp_path,
         assert "findfont" not in result.stderr and "Warning" not in result.stderr, result.stderr
     cached = {entry["fname"] for entry in json.loads(cache_file.read_text())["ttflist"]}
     assert files <= cached, "the cache was not saved with the bundled font"
+    assert gone not in cached
 
 
 def test_a_system_font_that_only_fontconfig_knows_is_found(tmp_path, monkeypatch):
