@@ -13,8 +13,9 @@ below, never in a circle, and never another module's underscore names
    ``arpa_writer``, ``interpolation``, ``kneser_ney``, ``ngram`` (the models) and
    ``evaluate`` (perplexity with explicit conventions).
 3. ``arpa`` (reading ARPA files) and ``bleu`` (BLEU that shows its work).
-4. ``plots``, ``widgets`` (a package, one module per explorer) and ``exercises``: the only
-   modules that import matplotlib and ipywidgets, and the chapters' self-checks.
+4. ``fonts`` (the Chinese font figures use), ``plots``, ``widgets`` (a package, one module per
+   explorer) and ``exercises``: the only modules that import matplotlib and ipywidgets, and the
+   chapters' self-checks.
 
 Submodules are imported on use (``import lmcore.info``) so that the package stays light.
 """
@@ -27,6 +28,6 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("counting", "model", "arpa_writer", "interpolation", "kneser_ney", "ngram", "evaluate",
      "shannon", "shannon_letters", "coding", "coding_levels", "neural", "units"),
     ("arpa", "bleu", "bleu_signature", "bleu_bootstrap"),
-    ("plots", "widgets", "exercises"),
+    ("fonts", "plots", "widgets", "exercises"),
 )
 """lmcore's modules by floor, lowest first; a module may import only from its floor or below."""

@@ -21,7 +21,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 
-from lmcore import plots
+from lmcore import fonts, plots
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = "Noto Sans CJK SC"  # the Simplified Chinese face of the noto-cjk-sans-otc collection
@@ -46,17 +46,17 @@ def missing_glyphs(caught) -> list[str]:
 
 
 def test_pick_cjk_font_follows_the_list_order():
-    assert plots.pick_cjk_font(["SimSun", "DejaVu Sans", "Microsoft YaHei"]) == "Microsoft YaHei"
-    assert plots.pick_cjk_font(["Noto Sans CJK JP", "Noto Sans CJK SC"]) == "Noto Sans CJK SC"
-    assert plots.pick_cjk_font([]) is None
-    assert plots.CJK_FONTS[0] == BUNDLED
+    assert fonts.pick_cjk_font(["SimSun", "DejaVu Sans", "Microsoft YaHei"]) == "Microsoft YaHei"
+    assert fonts.pick_cjk_font(["Noto Sans CJK JP", "Noto Sans CJK SC"]) == "Noto Sans CJK SC"
+    assert fonts.pick_cjk_font([]) is None
+    assert fonts.CJK_FONTS[0] == BUNDLED
 
 
 def test_requirements_bring_the_chinese_font_and_it_follows_dejavu_sans():
-    files = plots.bundled_cjk_font_files()
+    files = fonts.bundled_cjk_font_files()
     assert [Path(path).name for path in files] == ["NotoSansCJK-Regular.ttc"], "pip install -r requirements.txt"
     assert set(files) <= {entry.fname for entry in font_manager.fontManager.ttflist}
-    assert plots.cjk_font() == BUNDLED
+    assert fonts.cjk_font() == BUNDLED
     family = matplotlib.rcParams["font.family"]
     assert family == ["sans-serif", BUNDLED]
     assert matplotlib.rcParams["font.sans-serif"][0] == "DejaVu Sans"
@@ -84,7 +84,7 @@ def test_chinese_labels_are_drawn_as_glyphs_not_as_missing_glyph_boxes():
     ours = [render_text(word, matplotlib.rcParams["font.family"]) for word in ("熵率", "困惑")]
     assert not (ours[0] == ours[1]).all()
     assert not (ours[0] == boxes[0]).all()
-    font = font_manager.get_font(font_manager.findfont(FontProperties(family=plots.cjk_font())))
+    font = font_manager.get_font(font_manager.findfont(FontProperties(family=fonts.cjk_font())))
     assert all(font.get_char_index(ord(char)) != 0 for char in "熵率困惑人民日报：（）。，一元模型")
 
 
@@ -95,7 +95,7 @@ def test_chinese_title_ticks_and_legend_render_without_missing_glyphs():
         assert plots.figure_png(fig).startswith(b"\x89PNG")
         plt.close(fig)
     assert not missing_glyphs(caught), missing_glyphs(caught)
-    assert not [w for w in caught if issubclass(w.category, plots.CJKFontWarning)]
+    assert not [w for w in caught if issubclass(w.category, fonts.CJKFontWarning)]
 
 
 def test_latin_figures_look_exactly_as_without_the_fallback():
@@ -110,12 +110,12 @@ def test_latin_figures_look_exactly_as_without_the_fallback():
 
 def test_without_a_chinese_font_one_message_and_no_glyph_spam(monkeypatch):
     """Simulates a machine without a Chinese font: what import does when find_cjk_font() finds none."""
-    monkeypatch.setattr(plots, "find_cjk_font", lambda: None)
-    monkeypatch.setattr(plots, "_cjk_font", plots.cjk_font())  # restored after the test
-    monkeypatch.setattr(plots, "_warned", False)
+    monkeypatch.setattr(fonts, "find_cjk_font", lambda: None)
+    monkeypatch.setattr(fonts, "_cjk_font", fonts.cjk_font())  # restored after the test
+    monkeypatch.setattr(fonts, "_warned", False)
     with matplotlib.rc_context(), warnings.catch_warnings(record=True) as caught:
-        plots.use_cjk_font(plots.find_cjk_font())
-        assert plots.cjk_font() is None and matplotlib.rcParams["font.family"] == ["sans-serif"]
+        fonts.use_cjk_font(fonts.find_cjk_font())
+        assert fonts.cjk_font() is None and matplotlib.rcParams["font.family"] == ["sans-serif"]
         latin = plots.bar_distribution([0.5, 0.5], ["heads", "tails"], title="coin")
         plots.figure_png(latin)
         plt.close(latin)
@@ -127,7 +127,7 @@ def test_without_a_chinese_font_one_message_and_no_glyph_spam(monkeypatch):
         with warnings.catch_warnings(record=True) as unfiltered:  # the spam lmcore's filter holds back
             warnings.simplefilter("always")
             rgba(chinese_figure())
-    ours = [str(w.message) for w in caught if issubclass(w.category, plots.CJKFontWarning)]
+    ours = [str(w.message) for w in caught if issubclass(w.category, fonts.CJKFontWarning)]
     assert len(ours) == 1, ours
     assert "pip install -r requirements.txt" in ours[0] and "noto-cjk-sans-otc" in ours[0]
     assert not missing_glyphs(caught), missing_glyphs(caught)
@@ -137,13 +137,13 @@ def test_without_a_chinese_font_one_message_and_no_glyph_spam(monkeypatch):
 
 def test_use_cjk_font_refuses_a_font_matplotlib_does_not_know():
     with pytest.raises(ValueError, match="name: matplotlib knows no font 'No Such Font'"):
-        plots.use_cjk_font("No Such Font")
+        fonts.use_cjk_font("No Such Font")
 
 
 @pytest.mark.parametrize("cache", ["none yet (a fresh machine)", "made before the font was installed",
                                    "holding the font of a deleted environment"])
 def test_a_fresh_or_stale_matplotlib_font_cache_finds_the_bundled_font(tmp_path, cache):
-    files = set(plots.bundled_cjk_font_files())
+    files = set(fonts.bundled_cjk_font_files())
     cache_file = tmp_path / f"fontlist-v{font_manager.FontManager.__version__}.json"
     gone = str(tmp_path / "deleted-venv" / "noto_cjk_sans_otc" / "NotoSansCJK-Regular.ttc")
     if cache != "none yet (a fresh machine)":
@@ -155,7 +155,7 @@ def test_a_fresh_or_stale_matplotlib_font_cache_finds_the_bundled_font(tmp_path,
         font_manager.json_dump(stale, cache_file)
         assert not files & {entry["fname"] for entry in json.loads(cache_file.read_text())["ttflist"]}
     script = ("import lmcore.plots as p; f = p.bar_distribution([0.5, 0.5], ['下雨', '不下雨'], title='人民日报'); "
-              "p.figure_png(f); print(p.cjk_font())")
+              "p.figure_png(f); print(p.fonts.cjk_font())")
     env = {**os.environ, "MPLCONFIGDIR": str(tmp_path), "MPLBACKEND": "Agg"}
     for _ in range(2):  # the second start reads the cache the first one saved
         result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True,
@@ -171,26 +171,26 @@ def test_a_fresh_or_stale_matplotlib_font_cache_finds_the_bundled_font(tmp_path,
 def test_a_system_font_that_only_fontconfig_knows_is_found(tmp_path, monkeypatch):
     """Without the font package, a Chinese font installed after matplotlib made its cache is found
     through fontconfig (here the same file, offered as a system font) and the cache saved."""
-    files = plots.bundled_cjk_font_files()
+    files = fonts.bundled_cjk_font_files()
     stale = copy.copy(font_manager.fontManager)
     stale.ttflist = [entry for entry in stale.ttflist if entry.fname not in files]
     monkeypatch.setattr(font_manager, "fontManager", stale)
     monkeypatch.setattr(matplotlib, "get_cachedir", lambda: str(tmp_path))
-    monkeypatch.setattr(plots, "bundled_cjk_font_files", lambda: [])
-    monkeypatch.setattr(plots, "_fontconfig_chinese_files", lambda: set(files))
-    assert plots.find_cjk_font() == BUNDLED
+    monkeypatch.setattr(fonts, "bundled_cjk_font_files", lambda: [])
+    monkeypatch.setattr(fonts, "_fontconfig_chinese_files", lambda: set(files))
+    assert fonts.find_cjk_font() == BUNDLED
     saved = tmp_path / f"fontlist-v{font_manager.FontManager.__version__}.json"
     assert set(files) <= {entry["fname"] for entry in json.loads(saved.read_text())["ttflist"]}
 
 
 def test_no_font_at_all_is_none(monkeypatch):
-    files = plots.bundled_cjk_font_files()
+    files = fonts.bundled_cjk_font_files()
     stale = copy.copy(font_manager.fontManager)
     stale.ttflist = [entry for entry in stale.ttflist if entry.fname not in files]
     monkeypatch.setattr(font_manager, "fontManager", stale)
-    monkeypatch.setattr(plots, "bundled_cjk_font_files", lambda: [])
-    monkeypatch.setattr(plots, "_fontconfig_chinese_files", lambda: set())
-    assert plots.find_cjk_font() is None
+    monkeypatch.setattr(fonts, "bundled_cjk_font_files", lambda: [])
+    monkeypatch.setattr(fonts, "_fontconfig_chinese_files", lambda: set())
+    assert fonts.find_cjk_font() is None
 
 
 def texts_of(fig) -> list[str]:
