@@ -140,6 +140,15 @@ def test_use_cjk_font_refuses_a_font_matplotlib_does_not_know():
         fonts.use_cjk_font("No Such Font")
 
 
+def without_chinese_fonts():
+    """A copy of matplotlib's font list without any Chinese font (this environment's bundled
+    one, another environment's, a system one): a machine that has none."""
+    manager = copy.copy(font_manager.fontManager)
+    manager.ttflist = [entry for entry in manager.ttflist if "CJK" not in entry.name
+                       and entry.name not in fonts.CJK_FONTS]
+    return manager
+
+
 @pytest.mark.parametrize("cache", ["none yet (a fresh machine)", "made before the font was installed",
                                    "holding the font of a deleted environment"])
 def test_a_fresh_or_stale_matplotlib_font_cache_finds_the_bundled_font(tmp_path, cache):
@@ -147,8 +156,7 @@ def test_a_fresh_or_stale_matplotlib_font_cache_finds_the_bundled_font(tmp_path,
     cache_file = tmp_path / f"fontlist-v{font_manager.FontManager.__version__}.json"
     gone = str(tmp_path / "deleted-venv" / "noto_cjk_sans_otc" / "NotoSansCJK-Regular.ttc")
     if cache != "none yet (a fresh machine)":
-        stale = copy.copy(font_manager.fontManager)
-        stale.ttflist = [entry for entry in stale.ttflist if entry.fname not in files]
+        stale = without_chinese_fonts()
         if cache.startswith("holding"):  # first in the list, so matplotlib would pick the missing file
             stale.ttflist = [dataclasses.replace(entry, fname=gone) for entry in font_manager.fontManager.ttflist
                              if entry.fname in files] + stale.ttflist
@@ -172,9 +180,7 @@ def test_a_system_font_that_only_fontconfig_knows_is_found(tmp_path, monkeypatch
     """Without the font package, a Chinese font installed after matplotlib made its cache is found
     through fontconfig (here the same file, offered as a system font) and the cache saved."""
     files = fonts.bundled_cjk_font_files()
-    stale = copy.copy(font_manager.fontManager)
-    stale.ttflist = [entry for entry in stale.ttflist if entry.fname not in files]
-    monkeypatch.setattr(font_manager, "fontManager", stale)
+    monkeypatch.setattr(font_manager, "fontManager", without_chinese_fonts())
     monkeypatch.setattr(matplotlib, "get_cachedir", lambda: str(tmp_path))
     monkeypatch.setattr(fonts, "bundled_cjk_font_files", lambda: [])
     monkeypatch.setattr(fonts, "_fontconfig_chinese_files", lambda: set(files))
@@ -184,10 +190,7 @@ def test_a_system_font_that_only_fontconfig_knows_is_found(tmp_path, monkeypatch
 
 
 def test_no_font_at_all_is_none(monkeypatch):
-    files = fonts.bundled_cjk_font_files()
-    stale = copy.copy(font_manager.fontManager)
-    stale.ttflist = [entry for entry in stale.ttflist if entry.fname not in files]
-    monkeypatch.setattr(font_manager, "fontManager", stale)
+    monkeypatch.setattr(font_manager, "fontManager", without_chinese_fonts())
     monkeypatch.setattr(fonts, "bundled_cjk_font_files", lambda: [])
     monkeypatch.setattr(fonts, "_fontconfig_chinese_files", lambda: set())
     assert fonts.find_cjk_font() is None
