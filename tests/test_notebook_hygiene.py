@@ -62,6 +62,15 @@ def test_no_error_outputs(notebook):
     assert not errors, f"{path.name} has a stored error: {errors[0].get('ename')}"
 
 
+def test_no_warning_or_other_stderr_is_stored(notebook):
+    """A chapter prints the same on every machine: nothing from the environment (a missing font,
+    a deprecation, a kernel's notice) in its stored outputs, which strict nbval compares."""
+    path, nb = notebook
+    noisy = [index for index, cell in enumerate(nb["cells"]) if cell["cell_type"] == "code"
+             for output in cell["outputs"] if output.get("name") == "stderr"]
+    assert not noisy, f"{path.name}: cells {noisy} store stderr output"
+
+
 def test_no_saved_widget_state_and_python3_kernel(notebook):
     path, nb = notebook
     assert "widgets" not in nb["metadata"], f"{path.name}: clear the saved widget state"
