@@ -15,6 +15,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -120,6 +121,7 @@ def jupyterlab_server(tmp_path: Path, notebooks: Sequence[Path]) -> Iterator[tup
     served.mkdir()
     for notebook in notebooks:
         stripped_copy(notebook, served / notebook.name)
+    shutil.copytree(ROOT / "notebooks" / "images", served / "images")  # as beside the chapters: the Binder badge
     env = dict(os.environ)
     for variable in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTERLAB_SETTINGS_DIR",
                      "JUPYTERLAB_WORKSPACES_DIR", "IPYTHONDIR"):

@@ -62,6 +62,9 @@ def test_a_teacher_presents_a_chapter_with_a_live_explorer(jupyterlab, tmp_path)
             page.goto(f"{base}/rise/{SLIDESHOW_CHAPTER.name}?token={token}")
             slide = page.locator(".reveal .slides section.present").last  # the slide on screen
             expect(slide).to_contain_text(cells[0].source.splitlines()[0].lstrip("# "))
+            badge = slide.locator("img[alt='Binder']")  # the repository's own image: shown offline
+            expect(badge).to_have_js_property("complete", True)
+            assert badge.evaluate("image => image.naturalWidth") > 0, "the Binder badge did not load"
             # The slides are the chapter's metadata: one horizontal slide per "slide", one more per "subslide".
             expect(page.locator(".reveal .slides > section")).to_have_count(types.count("slide"))
             expect(page.locator(".reveal .slides section:not(:has(section))")).to_have_count(
