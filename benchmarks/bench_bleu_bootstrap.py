@@ -22,8 +22,8 @@ from common import timed
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from lmcore import translations
-from lmcore.bleu_bootstrap import paired_bootstrap, sentence_stats_matrix
+from lmcore.bleu import paired_bootstrap, sentence_stats_matrix
+from lmcore.text import translations
 
 N_VERSES, N_RESAMPLES, REPEATS = 2_000, 1_000, 3
 

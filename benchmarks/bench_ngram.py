@@ -29,8 +29,8 @@ import numpy as np
 from common import course_split, nltk_fit, nltk_ngrams, timed
 from nltk.lm import Laplace, WittenBellInterpolated
 
-from lmcore.evaluate import evaluate, interpolated_perplexity
-from lmcore.ngram import AddK, Interpolated
+from lmcore.evaluate import evaluate
+from lmcore.ngram import AddK, Interpolated, interpolated_perplexity
 
 ORDER = 3
 

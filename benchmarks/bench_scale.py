@@ -7,9 +7,9 @@ Run:  python benchmarks/bench_scale.py --kenlm /path/to/kenlm/build/bin    (the 
                --via text|lists (lmcore's way in: fit_text, or token lists and fit, as before fit_text)
 
 The corpus: English Bible translations, read verse by verse from their installed packages
-(``<module>.plain_text_readers_bible``, through :mod:`lmcore.translations`, whose checks
+(``<module>.plain_text_readers_bible``, through :mod:`lmcore.text`, whose checks
 drop renumbered chapters, merged and empty verses) and tokenized as the course's English
-words (:func:`lmcore.tokenizers.english_words`: lower-cased, no punctuation, as
+words (:func:`lmcore.text.english_words`: lower-cased, no punctuation, as
 ``load_corpus("english")``), then written one verse a line, words joined by spaces: the
 files both tools read. One line is one sentence.
 
@@ -110,7 +110,7 @@ TRAINING = (
 
 def installed_translations() -> list[str]:
     """The codes of TRAINING whose package is installed, registering those lmcore.translations does not list."""
-    from lmcore import translations
+    from lmcore.text import translations
 
     codes = []
     for code, title in TRAINING:
@@ -129,8 +129,7 @@ def installed_translations() -> list[str]:
 def prepare(directory: Path, sizes) -> dict:
     """Write ``test.txt`` and ``train_{k}x.txt`` (one verse a line, tokens joined by spaces) into
     ``directory``; return what went into them."""
-    from lmcore import translations
-    from lmcore.tokenizers import english_words
+    from lmcore.text import english_words, translations
 
     test = translations.sample_verses(["web"], TEST_VERSES, seed=SEED)
     held_out = set(test.ids)

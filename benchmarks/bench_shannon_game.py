@@ -26,8 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a clone
 
 from lmcore import shannon
 from lmcore.ngram import KneserNey
-from lmcore.text import load_corpus, split_sentences
-from lmcore.vocab import Vocabulary
+from lmcore.text import Vocabulary, load_corpus, split_sentences
 from lmcore.widgets import GameSetup, ShannonGameExplorer
 
 TOP_K_GOAL_MS, GUESS_GOAL_MS = 10, 100

@@ -38,8 +38,7 @@ def peak_megabytes():
 def measure_one(name, unit):
     """Runs in the child process; prints one JSON line."""
     start = time.perf_counter()
-    from lmcore.text import load_corpus
-    from lmcore.vocab import Vocabulary
+    from lmcore.text import Vocabulary, load_corpus
 
     imported = time.perf_counter()
     memory_after_import = peak_megabytes()
@@ -67,7 +66,7 @@ def measure_one(name, unit):
 
 
 def markov_sampling():
-    from lmcore.sources import MarkovSource
+    from lmcore.info import MarkovSource
 
     chain = MarkovSource([[0.9, 0.1], [0.5, 0.5]])
     start = time.perf_counter()

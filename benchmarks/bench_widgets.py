@@ -17,7 +17,7 @@ and window (100 ms), and 100,000 symbols drawn from a Markov and an i.i.d. sourc
     python benchmarks/bench_widgets.py --browser
 
 ``--browser`` also measures the whole way in a real browser (JupyterLab in Debian's
-chromium, as ``tests/test_browser.py`` runs it): keydown on the branching explorer's
+chromium, as ``tests/browser/test_browser.py`` runs it): keydown on the branching explorer's
 k slider -> its new numbers and picture on the page, 20 changes of k.
 
 The λ explorer uses an interpolated trigram model of the English corpus when
@@ -74,7 +74,7 @@ def other_goals() -> None:
     """The BLEU explorer, the context-window explorer and the sources' sampling, each against its goal."""
     import numpy as np
 
-    from lmcore.sources import IIDSource, MarkovSource
+    from lmcore.info import IIDSource, MarkovSource
     from lmcore.widgets import BleuExplorer, ContextWindowExplorer, bleu_html, bleu_report
 
     bleu = BleuExplorer()

@@ -1,9 +1,9 @@
 """Mutation score of one lmcore module against its own tests and doctests (a script, not a test).
 
     pip install mutmut==2.5.1          # once, in any environment (a separate one is fine: MUTMUT=path)
-    python benchmarks/mutation.py lmcore/info.py tests/test_info.py
-    python benchmarks/mutation.py lmcore/bleu.py tests/test_bleu.py tests/test_bleu_parity.py --sample 150
-    python benchmarks/mutation.py lmcore/coding.py tests/test_coding.py --working-tree
+    python benchmarks/mutation.py lmcore/info.py tests/unit/test_info.py
+    python benchmarks/mutation.py lmcore/bleu.py tests/unit/test_bleu.py tests/parity/test_bleu_parity.py --sample 150
+    python benchmarks/mutation.py lmcore/coding.py tests/unit/test_coding.py --working-tree
 
 mutmut edits the module in place, so the run happens in a fresh clone of this repository's
 committed HEAD in a temporary folder; ``--working-tree`` copies the working tree's

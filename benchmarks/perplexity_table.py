@@ -21,7 +21,7 @@ probabilities are summed here (``kenlm_cli.unigram_perplexity``). Without lmplz 
 says so and prints lmcore's table alone.
 
 Any order fits: lmcore keys an n-gram by the number of its history and its last word
-(a trie's node numbers, :class:`lmcore.counting.NgramIndex`), never by |V| ** order.
+(a trie's node numbers, :class:`lmcore.ngram.NgramIndex`), never by |V| ** order.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from pathlib import Path
 from common import course_split
 from kenlm_cli import find_kenlm, kenlm_perplexity
 
-from lmcore.ngram import perplexity_table
-from lmcore.vocab import MARKERS, Vocabulary
+from lmcore.evaluate import perplexity_table
+from lmcore.text import MARKERS, Vocabulary
 
 ORDERS = (1, 2, 3, 4, 5, 6)
 CORPORA = (

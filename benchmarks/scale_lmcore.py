@@ -25,7 +25,7 @@ def main(order: int, train: str, test: str, via: str = "text") -> dict:
     from lmcore.ngram import KneserNey
 
     if via == "text":
-        from lmcore.lines import read_sentences
+        from lmcore.text import read_sentences
 
         model = KneserNey(order).fit_text(train)
         test_sentences = read_sentences(test)

@@ -31,12 +31,11 @@ import time
 import numpy as np
 from common import course_split
 
-from lmcore import neural, units
+from lmcore import neural
 from lmcore.coding import fit_speller
+from lmcore.evaluate import units
 from lmcore.ngram import KneserNey
-from lmcore.subwords import STORED as STORED_BPE
-from lmcore.subwords import load_stored_bpe, train_bpe
-from lmcore.vocab import Vocabulary
+from lmcore.text import STORED_BPE, Vocabulary, load_stored_bpe, train_bpe
 
 SETTINGS = {
     "english": {"corpus": "english", "separator": " ", "n_train": 10_000, "n_heldout": 500, "n_test": 300,
@@ -68,7 +67,7 @@ def train_and_store(name: str) -> None:
     model, history = neural.train_new(
         train, heldout, min_count=settings["min_count"], context=settings["context"], dim=settings["dim"],
         hidden=settings["hidden"], seed=settings["seed"], **{key: settings[key] for key in TRAINING})
-    path = neural.DATA / neural.STORED[name]
+    path = neural.DATA / neural.STORED_MODELS[name]
     path.parent.mkdir(exist_ok=True)
     model.save(path, train_bits=history.train_bits, heldout_bits=history.heldout_bits,
                best_epoch=history.best_epoch, seconds=history.seconds, n_train_tokens=history.n_train_tokens,

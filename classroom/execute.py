@@ -2,7 +2,7 @@
 
     python classroom/execute.py notebooks/04_perplexity.ipynb notebooks/zh/04_perplexity.ipynb
 
-Each chapter is run the way the tests expect it stored (tests/test_notebook_hygiene.py): in
+Each chapter is run the way the tests expect it stored (tests/notebooks/test_notebook_hygiene.py): in
 a fresh ``python3`` kernel started in the chapter's folder, without saved widget state, each
 cell's printout joined into one block (nbconvert's ``CoalesceStreamsPreprocessor``), written
 back in place. It is ``jupyter nbconvert --execute --to notebook --inplace`` with those

@@ -1,33 +1,37 @@
 """lmcore: the small library behind the course "How do we know a model predicts well?".
 
-One module per idea, on floors: a module imports only modules on its own floor or
-below, never in a circle, and never another module's underscore names
-(``tests/test_architecture.py`` checks all three against :data:`FLOORS`).
+A package per topic, a module per idea. Each package has one public face, its
+``__init__``: import from the package (``from lmcore.ngram import KneserNey``), never
+from the module inside it. Packages sit on floors: a package imports only packages on
+its own floor or below, never in a circle, only through their faces, and never an
+underscore name of another package (``tests/unit/test_architecture.py`` checks this
+against :data:`FLOORS`).
 
-1. ``util``, ``i18n`` (the course's language: ``set_language``, ``tr``), ``info`` (entropy,
-   cross-entropy, KL divergence, perplexity, Huffman codes),
-   ``vocab`` (the ``Vocabulary``), ``lines`` (text files to ids, one sentence a line),
-   ``tokenizers``, ``corpora`` and ``text`` (corpora, tokenization, splits), ``sources``
-   (sources of known entropy).
-2. ``counting`` (n-gram counts in numpy), ``model`` (what every n-gram model does),
-   ``arpa_writer``, ``interpolation``, ``kneser_ney``, ``ngram`` (the models) and
-   ``evaluate`` (perplexity with explicit conventions).
-3. ``arpa`` (reading ARPA files) and ``bleu`` (BLEU that shows its work).
-4. ``fonts`` (the Chinese font figures use), ``plots``, ``widgets`` (a package, one module per
-   explorer) and ``exercises``: the only modules that import matplotlib and ipywidgets, and the
-   chapters' self-checks.
+1. ``checks`` (the argument checks every package uses), ``i18n`` (the course's language:
+   ``set_language``, ``tr``), ``info`` (entropy, cross-entropy, KL divergence, a
+   distribution's perplexity, Huffman codes, estimates from samples, sources of known
+   entropy), ``text`` (vocabulary, tokenizers, corpora, splits, translations, subwords),
+   ``lm`` (the language-model protocol every model implements) and ``bleu`` (BLEU that
+   shows its work, its signature, the paired bootstrap).
+2. ``ngram`` (counting, the models, interpolation, Kneser-Ney, ARPA in and out) and
+   ``neural`` (a small neural language model and its training).
+3. ``evaluate`` (perplexity of any model with explicit conventions, the perplexity table,
+   bits per character, sliding windows), ``shannon`` (the Shannon game, with words and
+   with letters) and ``coding`` (arithmetic coding driven by any model).
+4. ``fonts`` (the Chinese font figures use), ``plots``, ``widgets`` (one module per
+   explorer) and ``exercises`` (the chapters' self-checks): the only modules that import
+   matplotlib and ipywidgets.
 
-Submodules are imported on use (``import lmcore.info``) so that the package stays light.
+Packages are imported on use (``from lmcore import info``) so that ``import lmcore`` stays light.
 """
 
 __version__ = "0.1.0"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("util", "i18n", "info", "vocab", "lines", "tokenizers", "corpora", "text", "sources", "estimators",
-     "translations", "subwords", "windows"),
-    ("counting", "model", "arpa_writer", "interpolation", "kneser_ney", "ngram", "evaluate",
-     "shannon", "shannon_letters", "coding", "coding_levels", "neural", "units"),
-    ("arpa", "bleu", "bleu_signature", "bleu_bootstrap"),
+    ("checks", "i18n", "info", "text", "lm", "bleu"),
+    ("ngram", "neural"),
+    ("evaluate", "shannon", "coding"),
     ("fonts", "plots", "widgets", "exercises"),
 )
-"""lmcore's modules by floor, lowest first; a module may import only from its floor or below."""
+"""lmcore's packages (and single-module topics) by floor, lowest first; each imports only
+from its floor or below."""

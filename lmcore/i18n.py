@@ -2,7 +2,7 @@
 
 Every chapter starts with ``set_language("en")``; the Chinese edition's copy of that line is
 ``set_language("zh")``, and it is the only line of code in which the two editions differ
-(``tests/test_zh_edition.py``). Text a reader sees goes through :func:`tr`: the English text
+(``tests/notebooks/test_zh_edition.py``). Text a reader sees goes through :func:`tr`: the English text
 is the key, its translation is looked up in the catalog of the language set, and its
 ``{fields}`` are filled in after the look-up, so that numbers are formatted by the code, never
 by the translator.
@@ -10,7 +10,7 @@ by the translator.
 The catalogs are JSON files, ``lmcore/locale/<language>/<part>.json``, one per part of the
 course (a widget module, the self-checks of a chapter, a chapter's figures), each an object
 {English: translation}. A text missing from the catalog shows in English rather than fail in
-class; ``tests/test_i18n.py`` makes sure none is missing, none is stale and every translation
+class; ``tests/notebooks/test_i18n.py`` makes sure none is missing, none is stale and every translation
 keeps its fields.
 
 Text defined before it is shown (a preset's story, a table's headings) is marked with

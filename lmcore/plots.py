@@ -39,7 +39,7 @@ from PIL import Image
 from lmcore import fonts
 from lmcore.i18n import tr, translatable
 
-MODEL_COLOR = "#f28e2b"  # the model q, wherever it appears next to the data p
+MODEL_COLOR = "#f28e2b"  # the model m, wherever it appears next to the data p
 DATA_COLOR = "#4e79a7"
 
 
@@ -105,15 +105,15 @@ class QuickRedraw:
         return buffer.getvalue()
 
 
-def bar_distribution(p, labels: Sequence[str] | None = None, q=None, *, title: str | None = None,
-                     p_name: str = translatable("p (what happens)"), q_name: str = translatable("q (the model)"),
+def bar_distribution(p, labels: Sequence[str] | None = None, m=None, *, title: str | None = None,
+                     p_name: str = translatable("p (what happens)"), m_name: str = translatable("m (the model)"),
                      figsize=(5.0, 3.0)) -> Figure:
-    """Bars of a distribution ``p``, and of a model ``q`` beside them if given.
+    """Bars of a distribution ``p``, and of a model ``m`` beside them if given.
 
-    ``p_name`` and ``q_name`` (the legend) are shown in the course's language; ``labels`` and
+    ``p_name`` and ``m_name`` (the legend) are shown in the course's language; ``labels`` and
     ``title`` as given.
 
-    >>> fig = bar_distribution([0.5, 0.5], ["heads", "tails"], q=[0.8, 0.2]); plt.close(fig)
+    >>> fig = bar_distribution([0.5, 0.5], ["heads", "tails"], m=[0.8, 0.2]); plt.close(fig)
     """
     p = np.asarray(p, dtype=float)
     labels = [str(i) for i in range(p.size)] if labels is None else [str(x) for x in labels]
@@ -121,10 +121,10 @@ def bar_distribution(p, labels: Sequence[str] | None = None, q=None, *, title: s
         raise ValueError(f"labels has {len(labels)} entries but p has {p.size}")
     fig, ax = plt.subplots(figsize=figsize, layout="constrained")
     x = np.arange(p.size)
-    width = 0.4 if q is not None else 0.7
-    ax.bar(x - (width / 2 if q is not None else 0), p, width, color=DATA_COLOR, label=tr(p_name))
-    if q is not None:
-        ax.bar(x + width / 2, np.asarray(q, dtype=float), width, color=MODEL_COLOR, label=tr(q_name))
+    width = 0.4 if m is not None else 0.7
+    ax.bar(x - (width / 2 if m is not None else 0), p, width, color=DATA_COLOR, label=tr(p_name))
+    if m is not None:
+        ax.bar(x + width / 2, np.asarray(m, dtype=float), width, color=MODEL_COLOR, label=tr(m_name))
         ax.legend(loc="upper right", fontsize="small", frameon=False)
     ax.set_xticks(x, labels, rotation=30 if max(map(len, labels)) > 6 else 0,
                   ha="right" if max(map(len, labels)) > 6 else "center", fontsize="small")

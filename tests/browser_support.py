@@ -34,7 +34,7 @@ from optional_extras import unavailable  # noqa: F401  (re-exported for the brow
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 MATHJAX3_EXTENSION = "@jupyterlab/mathjax3-extension"
-SLIDESHOW_CHAPTER = ROOT / "notebooks" / "02_entropy.ipynb"  # what tests/test_browser_slides.py presents
+SLIDESHOW_CHAPTER = ROOT / "notebooks" / "02_entropy.ipynb"  # what tests/browser/test_browser_slides.py presents
 CHROMIUM_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -1,5 +1,10 @@
 import gc
+import sys
 from pathlib import Path
+
+# The tests sit in folders by what they test (unit, parity, notebooks, browser, repository);
+# their shared helpers (optional_extras, browser_support) sit here, importable from every folder.
+sys.path.insert(0, str(Path(__file__).parent))
 
 import optional_extras as extras
 import pytest
@@ -63,7 +68,7 @@ def jupyterlab(tmp_path_factory):
     """One JupyterLab server per test process for every real-browser test: (base URL, token).
 
     It serves stripped copies of the explorers' demo notebook in tests/browser/ (which
-    tests/test_browser.py opens once for all its tests) and of the chapter the slideshow test
+    tests/browser/test_browser.py opens once for all its tests) and of the chapter the slideshow test
     presents.
     """
     from browser_support import SLIDESHOW_CHAPTER, jupyterlab_server

@@ -2,7 +2,7 @@
 
 Only the documented extras (README, "Optional extras") may make a test skip: KenLM,
 Playwright, Debian's chromium and Jupyter Book. (The Chinese font is no extra: requirements.txt
-brings it, and tests/test_plots.py fails without it.) A test that needs one
+brings it, and tests/unit/test_plots.py fails without it.) A test that needs one
 calls :func:`require`; where it is missing the test skips with the reason shown, and
 where ``LMCORE_REQUIRE_EXTRAS`` is set (CI) it fails instead. Everything in
 ``requirements.txt`` is imported plainly: if it is missing, the tests fail.

@@ -1,16 +1,24 @@
 """Widgets that teach: drag a slider, watch entropy, cross-entropy or perplexity move.
 
 One module per explorer, each holding its pure functions, its renderers and its
-widget class; everything is re-exported here, so ``from lmcore.widgets import
-LambdaExplorer`` and ``widgets.LambdaExplorer`` work as they always did:
+widget class; this face exports them all (``from lmcore.widgets import LambdaExplorer``):
 
-- :mod:`~lmcore.widgets.probability`: entropy, cross-entropy, KL divergence and
-  Huffman codes of a few outcomes (:class:`ProbabilityExplorer`);
-- :mod:`~lmcore.widgets.lambdas`: interpolation weights λ against held-out
-  perplexity (:class:`LambdaExplorer`);
-- :mod:`~lmcore.widgets.branching`: perplexity as a branching factor (:class:`BranchingExplorer`);
-- :mod:`~lmcore.widgets.fairness`: which perplexities may be compared (:class:`FairnessExplorer`);
-- :mod:`~lmcore.widgets.base`: what they share (the display hook, number and HTML helpers).
+- ``probability``: entropy, cross-entropy, KL divergence and Huffman codes of a few outcomes
+  (:class:`ProbabilityExplorer`, chapters 0 and 2);
+- ``shannon_game``: the Shannon game against n-gram models (:class:`ShannonGameExplorer`, chapter 1);
+- ``letter_game``: Shannon's 1951 letter game and his bounds (:class:`LetterGameExplorer`, chapter 1);
+- ``entropy_rate``: a source's running bits per symbol against its entropy rate
+  (:class:`EntropyRateExplorer`, chapter 2);
+- ``cross_entropy``: cross-entropy of a model against data, measured from one sample
+  (:class:`CrossEntropyExplorer`, chapter 3);
+- ``compression``: arithmetic coding, an interval narrowing symbol by symbol
+  (:class:`CompressionExplorer`, chapter 3);
+- ``branching``: perplexity as a branching factor (:class:`BranchingExplorer`, chapter 4);
+- ``fairness``: which perplexities may be compared (:class:`FairnessExplorer`, chapter 4);
+- ``lambdas``: interpolation weights λ against held-out perplexity (:class:`LambdaExplorer`, chapter 5);
+- ``bleu``: BLEU count by count, clipping and brevity penalty (:class:`BleuExplorer`, chapter 6);
+- ``context_window``: sliding windows, stride against window (:class:`ContextWindowExplorer`, chapter 7);
+- ``base``: what they share (the display hook, number and HTML helpers, the static picture).
 
 Every widget here follows one pattern, so that it can be tested without a browser
 and trusted in one:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 
 from lmcore import bleu
-from lmcore.bleu_signature import check_max_order
+from lmcore.bleu import check_max_order
 from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, span, table_html
 
@@ -285,7 +285,7 @@ class BleuExplorer(Explorer):
 
     Controls: ``preset``, ``tokenize``, ``max_order`` (Dropdowns), ``hypothesis`` (Text),
     ``references`` (a list of Text). ``result`` is the last :class:`BleuReport`. Extra presets
-    (e.g. a verse read from ``lmcore.translations``) can be passed as ``presets``.
+    (e.g. a verse read from ``lmcore.text``) can be passed as ``presets``.
 
     Introduced in notebooks/06_bleu.ipynb, section "The BLEU explorer".
 

@@ -1,7 +1,7 @@
 """The context-window explorer: sliding-window evaluation, stride against window, score against cost.
 
 What it teaches: a model that reads at most a window of W tokens scores a long text in
-passes (:mod:`lmcore.windows`, as the Hugging Face perplexity guide does for Transformers).
+passes (:mod:`lmcore.evaluate`, as the Hugging Face perplexity guide does for Transformers).
 Disjoint chunks (stride = W) are cheap but leave the first tokens of every chunk with little
 context, so the perplexity is worse than the model's own; a smaller stride gives every scored
 token more context and costs more passes. The neural model of chapter 7 sees k tokens, so a
@@ -9,7 +9,7 @@ window longer than k + 1 with stride 1 gives exactly its full-context score.
 
 Nothing is run when a slider moves: the model's log-probabilities for every cut-off of the
 context were computed once (:meth:`lmcore.neural.NeuralLM.context_logprobs`), and each setting
-is a lookup in that table (:func:`lmcore.windows.windowed_score`), well under 50 ms.
+is a lookup in that table (:func:`lmcore.evaluate.windowed_score`), well under 50 ms.
 
 The pattern, as in every explorer: pure compute (:func:`window_report`) -> render
 (:func:`window_html`, :func:`window_figure`) -> thin wiring (:class:`ContextWindowExplorer`).
@@ -31,9 +31,9 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 
 from lmcore import plots
+from lmcore.evaluate import WindowedScore, windowed_score
 from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import Explorer, help_box, picture_layout, readable, slider_layout, span, table_html
-from lmcore.windows import WindowedScore, windowed_score
 
 __all__ = ["WindowReport", "window_report", "window_html", "window_figure", "ContextWindowExplorer"]
 
@@ -62,8 +62,8 @@ class WindowReport:
 
 def window_report(table, positions, n_characters: int, window: int, stride: int) -> WindowReport:
     """Score a precomputed (k + 1) x N table with windows of ``window`` tokens and ``stride``
-    (:func:`lmcore.windows.windowed_score`), per token and per character (``n_characters``
-    from :func:`lmcore.units.count_characters`), with the curve over all strides of this window.
+    (:func:`lmcore.evaluate.windowed_score`), per token and per character (``n_characters``
+    from :func:`lmcore.evaluate.count_characters`), with the curve over all strides of this window.
 
     Introduced in notebooks/07_neural_models.ipynb, section "Fixed context windows".
     """
@@ -157,7 +157,7 @@ class ContextWindowExplorer(Explorer):
     perplexity axis's ticks, which span that window's curve (:class:`lmcore.plots.QuickRedraw`).
 
     Introduced in notebooks/07_neural_models.ipynb, section "Fixed context windows".
-    (``tests/test_widgets_context_window.py`` moves its sliders as a student would.)
+    (``tests/unit/test_widgets_context_window.py`` moves its sliders as a student would.)
     """
 
     def __init__(self, table, positions, n_characters: int, window: int = 16, stride: int | None = None,

@@ -11,7 +11,7 @@ picked, and none on the mixture's rate H, the average of the two.
 The pattern, as in every explorer: pure compute (:func:`entropy_rate_report`) ->
 render (:func:`entropy_rate_html`, :func:`entropy_rate_figure`) -> thin wiring
 (:class:`EntropyRateExplorer`). :func:`two_state_sample` draws the same samples as
-:meth:`lmcore.sources.MarkovSource.sample`, vectorised, so that a slider move stays quick.
+:meth:`lmcore.info.MarkovSource.sample`, vectorised, so that a slider move stays quick.
 
 >>> report = entropy_rate_report("Markov chain", 0.1, 0.5, n_samples=2, n=10_000)
 >>> f"{report.result.entropy_rate:.4f}", report.result.max_gap < 0.05
@@ -27,9 +27,9 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
 
-from lmcore import estimators, plots
+from lmcore import info, plots
 from lmcore.i18n import tr, translatable
-from lmcore.sources import IIDSource, MarkovSource, MixtureSource
+from lmcore.info import IIDSource, MarkovSource, MixtureSource
 from lmcore.widgets.base import Explorer, format_number, help_box, picture_layout, span, table_html
 
 __all__ = ["SOURCE_KINDS", "two_state_sample", "EntropyRateReport", "entropy_rate_source", "entropy_rate_report",
@@ -99,8 +99,8 @@ def _probability(value, name: str) -> float:
 
 
 def entropy_rate_source(kind: str, first: float, second: float):
-    """The source the explorer samples: a two-state :class:`~lmcore.sources.MarkovSource` with
-    ``P(a → b) = first`` and ``P(b → a) = second``, or a :class:`~lmcore.sources.MixtureSource`
+    """The source the explorer samples: a two-state :class:`~lmcore.info.MarkovSource` with
+    ``P(a → b) = first`` and ``P(b → a) = second``, or a :class:`~lmcore.info.MixtureSource`
     picking, with probability 1/2 each, a coin showing b with probability ``first`` or ``second``.
 
     A chain that can never change state (``first = second = 0``) is refused: it has two
@@ -125,7 +125,7 @@ def entropy_rate_source(kind: str, first: float, second: float):
 class EntropyRateReport:
     """What the explorer shows: the source, its exact rate and its samples' running rates.
 
-    ``result`` holds the running rates (:class:`lmcore.estimators.SampleRates`); ``picks``
+    ``result`` holds the running rates (:class:`lmcore.info.SampleRates`); ``picks``
     says which coin each sample of a mixture came from (empty for a chain), and
     ``component_rates`` the two coins' own rates (empty for a chain).
     """
@@ -136,7 +136,7 @@ class EntropyRateReport:
     n: int
     seed: int
     source: MarkovSource | MixtureSource
-    result: estimators.SampleRates
+    result: info.SampleRates
     picks: tuple[int, ...]
     component_rates: tuple[float, ...]
 
@@ -168,7 +168,7 @@ def entropy_rate_report(kind: str, first: float, second: float, n_samples: int =
         component_rates = tuple(coin.entropy_rate() for coin in source.sources)
     else:
         samples = [two_state_sample(source, n, seed=rng) for _ in range(n_samples)]
-    result = estimators.sample_rates(source, samples, points=points)
+    result = info.sample_rates(source, samples, points=points)
     return EntropyRateReport(kind, float(first), float(second), int(n), seed, source, result, picks,
                              component_rates)
 

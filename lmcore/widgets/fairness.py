@@ -30,7 +30,7 @@ import ipywidgets as widgets
 from lmcore.evaluate import evaluate
 from lmcore.i18n import Message, localised, tr, translatable
 from lmcore.ngram import Interpolated
-from lmcore.vocab import Vocabulary
+from lmcore.text import Vocabulary
 from lmcore.widgets.base import (
     Explorer,
     format_number,

@@ -30,14 +30,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lmcore import plots
-from lmcore.evaluate import (
+from lmcore.i18n import Message, localised, tr, translatable
+from lmcore.ngram import (
     EMTrace,
     check_order_probs,
     fit_interpolation_weights,
     interpolated_perplexity,
     interpolated_probs,
 )
-from lmcore.i18n import Message, localised, tr, translatable
 from lmcore.widgets.base import (
     INFINITY,
     Explorer,

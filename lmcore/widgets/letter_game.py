@@ -7,7 +7,7 @@ frequencies q_i of 1, 2, 3, ... guesses, and the lower and upper bounds they giv
 same numbers for a character n-gram model that played the same letters.
 
 The pattern, as in every explorer: pure compute (:func:`letter_report`, on top of
-:mod:`lmcore.shannon_letters`) -> render (:func:`letter_html`) -> thin wiring
+:mod:`lmcore.shannon`) -> render (:func:`letter_html`) -> thin wiring
 (:class:`LetterGameExplorer`).
 
 >>> explorer = LetterGameExplorer(["to be"])
@@ -27,8 +27,8 @@ import ipywidgets as widgets
 import numpy as np
 
 from lmcore.i18n import tr, translatable
-from lmcore.model import NgramModel
-from lmcore.shannon_letters import LETTERS, guess_frequencies, letter_game, shannon_bounds, to_letters
+from lmcore.ngram import NgramModel
+from lmcore.shannon import LETTERS, guess_frequencies, letter_game, shannon_bounds, to_letters
 from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, span
 
 __all__ = ["LetterReport", "letter_report", "letter_html", "LetterGameExplorer"]
@@ -69,7 +69,7 @@ def _bounds(counts: Sequence[int]) -> tuple[np.ndarray, float, float, bool]:
 
 def letter_report(sentence: str, counts: Sequence[int], model_ranks: Sequence[int] = ()) -> LetterReport:
     """Bounds from the student's guess ``counts`` so far, and from the model's ``model_ranks``
-    (its guess counts for the whole sentence, :func:`lmcore.shannon_letters.letter_game`) on the
+    (its guess counts for the whole sentence, :func:`lmcore.shannon.letter_game`) on the
     same symbols.
 
     Introduced in notebooks/01_shannon_game.ipynb, section "Shannon's letter game".
@@ -161,8 +161,8 @@ _LETTER_HELP = translatable(
 class LetterGameExplorer(Explorer):
     """Shannon's letter game: the student clicks symbols until right, symbol after symbol.
 
-    ``sentences``: texts to play (each passed through :func:`~lmcore.shannon_letters.to_letters`);
-    ``model``: optional letter model (:func:`~lmcore.shannon_letters.fit_letter_model`) that plays
+    ``sentences``: texts to play (each passed through :func:`~lmcore.shannon.to_letters`);
+    ``model``: optional letter model (:func:`~lmcore.shannon.fit_letter_model`) that plays
     the same sentence. Controls: ``buttons`` (symbol -> Button), ``new_button``. ``counts`` holds the
     student's guess counts so far, ``report`` the last :class:`LetterReport`.
 

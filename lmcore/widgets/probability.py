@@ -1,8 +1,8 @@
 """The probability explorer: entropy, cross-entropy, KL divergence and Huffman codes of a few outcomes.
 
 What it teaches: drag the weights of a distribution p (what happens) and of a model
-q (what the model believes) and watch entropy H(p), perplexity 2^H(p),
-cross-entropy H(p, q) and the KL divergence D(p‖q) = H(p, q) − H(p) move; the
+m (what the model believes) and watch entropy H(p), perplexity 2^H(p),
+cross-entropy H(p, m) and the KL divergence D(p‖m) = H(p, m) − H(p) move; the
 course's worked examples (a fair coin, the horse race, the rain forecast, ...) are
 presets. On request it shows the Huffman code of p and its average length.
 
@@ -53,7 +53,7 @@ __all__ = ["PRESETS", "Preset", "DistributionReport", "explore_distribution", "d
 
 @dataclass(frozen=True)
 class Preset:
-    """A worked example of the course: outcomes, their probabilities ``p``, a model ``q``.
+    """A worked example of the course: outcomes, their probabilities ``p``, a model ``m``.
 
     The labels and the story are English, marked for translation: the explorer shows them in
     the course's language (:func:`~lmcore.widgets.base.localised`); a preset's name, the key
@@ -62,7 +62,7 @@ class Preset:
 
     labels: tuple[str, ...]
     p: tuple[float, ...]
-    q: tuple[float, ...]
+    m: tuple[float, ...]
     story: str
 
 
@@ -97,14 +97,14 @@ class DistributionReport:
     """What the probability explorer shows; all information in bits.
 
     ``cross_entropy``, ``kl_divergence`` and ``model_perplexity`` are ``None``
-    without a model ``q``, and ``inf`` when ``q`` gives probability 0 to an outcome
+    without a model ``m``, and ``inf`` when ``m`` gives probability 0 to an outcome
     that happens (listed in ``impossible_under_model``). ``code`` maps each label
     with ``p > 0`` to its Huffman code word.
     """
 
     labels: tuple[str, ...]
     p: np.ndarray
-    q: np.ndarray | None
+    m: np.ndarray | None
     entropy: float
     perplexity: float
     cross_entropy: float | None
@@ -116,13 +116,13 @@ class DistributionReport:
     notes: tuple[str, ...]
 
 
-def explore_distribution(p, q=None, labels: Sequence[str] | None = None) -> DistributionReport:
-    """Entropy, perplexity, Huffman code of ``p``; cross-entropy and KL against a model ``q``.
+def explore_distribution(p, m=None, labels: Sequence[str] | None = None) -> DistributionReport:
+    """Entropy, perplexity, Huffman code of ``p``; cross-entropy and KL against a model ``m``.
 
-    ``p`` and ``q`` are probabilities (summing to 1) as sequences, or dicts whose
+    ``p`` and ``m`` are probabilities (summing to 1) as sequences, or dicts whose
     keys are the labels.
 
-    >>> report = explore_distribution([1/2, 1/4, 1/8, 1/16] + [1/64] * 4, q=[1/8] * 8)
+    >>> report = explore_distribution([1/2, 1/4, 1/8, 1/16] + [1/64] * 4, m=[1/8] * 8)
     >>> report.entropy, report.cross_entropy, round(report.kl_divergence, 12), report.code["4"]
     (2.0, 3.0, 1.0, '111100')
     """
@@ -130,8 +130,8 @@ def explore_distribution(p, q=None, labels: Sequence[str] | None = None) -> Dist
         if labels is not None:
             raise TypeError("labels must not be given when p is a dict: its keys are the labels")
         labels = list(p)
-        if isinstance(q, Mapping):
-            q = [q.get(label, 0.0) for label in labels]
+        if isinstance(m, Mapping):
+            m = [m.get(label, 0.0) for label in labels]
         p = list(p.values())
     p = info.check_distribution(p, "p")  # the same checks and messages as every lmcore.info function
     labels = tuple(str(i) for i in range(p.size)) if labels is None else tuple(labels)
@@ -145,24 +145,24 @@ def explore_distribution(p, q=None, labels: Sequence[str] | None = None) -> Dist
         notes.append(translatable("H(p) = 0: one outcome is certain, so seeing it tells you nothing new."))
     cross_entropy = kl_divergence = model_perplexity = None
     impossible: tuple[str, ...] = ()
-    if q is not None:
-        q = info.check_distribution(q, "q")
-        if q.size != p.size:
-            raise ValueError(f"q has {q.size} probabilities but p has {p.size}")
-        cross_entropy = info.cross_entropy(p, q)
-        kl_divergence = info.kl_divergence(p, q)
+    if m is not None:
+        m = info.check_distribution(m, "m")
+        if m.size != p.size:
+            raise ValueError(f"m has {m.size} probabilities but p has {p.size}")
+        cross_entropy = info.cross_entropy(p, m)
+        kl_divergence = info.kl_divergence(p, m)
         model_perplexity = 2.0**cross_entropy
-        impossible = tuple(label for label, pi, qi in zip(labels, p, q) if pi > 0 and qi == 0)
+        impossible = tuple(label for label, pi, mi in zip(labels, p, m) if pi > 0 and mi == 0)
         if impossible:
             outcomes = functools.reduce(
                 lambda a, b: Message(translatable("{a}, {b}"), a=a, b=b),
                 (label if isinstance(label, Message) else Message(label) for label in impossible))
             notes.append(Message(translatable(
-                "H(p, q) = {infinity}: the model gives probability 0 to {outcomes}, which does "
+                "H(p, m) = {infinity}: the model gives probability 0 to {outcomes}, which does "
                 "happen. Coding it would need an infinitely long code word; a language model with this "
                 "flaw has infinite perplexity."), infinity=INFINITY, outcomes=outcomes))
     return DistributionReport(
-        labels=labels, p=p, q=q, entropy=entropy, perplexity=info.perplexity(p),
+        labels=labels, p=p, m=m, entropy=entropy, perplexity=info.distribution_perplexity(p),
         cross_entropy=cross_entropy, kl_divergence=kl_divergence, model_perplexity=model_perplexity,
         code=code, expected_code_length=info.expected_code_length(p, code_by_position),
         impossible_under_model=impossible, notes=tuple(notes))
@@ -179,7 +179,7 @@ def _normalise(weights, name: str) -> np.ndarray:
     return weights / total
 
 
-def distribution_from_weights(p_weights, q_weights=None, labels: Sequence[str] | None = None) -> DistributionReport:
+def distribution_from_weights(p_weights, m_weights=None, labels: Sequence[str] | None = None) -> DistributionReport:
     """:func:`explore_distribution` of weights divided by their sum (the sliders' state).
 
     A model whose weights are all 0 is left out, with a note, rather than failing.
@@ -188,13 +188,13 @@ def distribution_from_weights(p_weights, q_weights=None, labels: Sequence[str] |
     [0.25, 0.75]
     """
     p = _normalise(p_weights, "p")
-    q, note = None, None
-    if q_weights is not None:
+    m, note = None, None
+    if m_weights is not None:
         try:
-            q = _normalise(q_weights, "q")
+            m = _normalise(m_weights, "m")
         except ValueError:
             note = translatable("The model's weights are all 0, so it is no distribution: no cross-entropy to show.")
-    report = explore_distribution(p, q, labels)
+    report = explore_distribution(p, m, labels)
     if note:
         report = replace(report, notes=report.notes + (note,))
     return report
@@ -209,13 +209,13 @@ def distribution_html(report: DistributionReport, show_code: bool = False) -> st
     >>> "0.8113" in distribution_html(explore_distribution([0.25, 0.75]))
     True
     """
-    has_model = report.q is not None
-    columns = [tr("outcome"), "p(x)", "−log₂ p(x)"] + (["q(x)", "−log₂ q(x)"] if has_model else [])
+    has_model = report.m is not None
+    columns = [tr("outcome"), "p(x)", "−log₂ p(x)"] + (["m(x)", "−log₂ m(x)"] if has_model else [])
     rows = []
     for i, label in enumerate(report.labels):
         cells = [html.escape(localised(label)), f"{report.p[i]:.4f}", format_number(info.surprisal(report.p[i]))]
         if has_model:
-            cells += [f"{report.q[i]:.4f}", format_number(info.surprisal(report.q[i]))]
+            cells += [f"{report.m[i]:.4f}", format_number(info.surprisal(report.m[i]))]
         if show_code:
             cells.append(f"<code>{report.code[label]}</code>" if label in report.code else "— (p = 0)")
         rows.append(cells)
@@ -226,10 +226,10 @@ def distribution_html(report: DistributionReport, show_code: bool = False) -> st
     ]
     if has_model:
         lines += [
-            tr("Cross-entropy H(p, q) = {cross_entropy} bits (the model's perplexity 2<sup>H(p, q)</sup> = "
+            tr("Cross-entropy H(p, m) = {cross_entropy} bits (the model's perplexity 2<sup>H(p, m)</sup> = "
                "{model_perplexity})", cross_entropy=span("lmcore-cross-entropy", format_number(report.cross_entropy)),
                model_perplexity=format_number(report.model_perplexity)),
-            tr("KL divergence D(p‖q) = H(p, q) − H(p) = {kl} bits: the price of believing q when the truth is p",
+            tr("KL divergence D(p‖m) = H(p, m) − H(p) = {kl} bits: the price of believing m when the truth is p",
                kl=span("lmcore-kl", format_number(report.kl_divergence))),
         ]
     if show_code:
@@ -240,9 +240,9 @@ def distribution_html(report: DistributionReport, show_code: bool = False) -> st
 
 
 def distribution_figure(report: DistributionReport):
-    """Bars of p, and of the model q beside them if there is one, labelled in the course's
+    """Bars of p, and of the model m beside them if there is one, labelled in the course's
     language. The caller closes it."""
-    return plots.bar_distribution(report.p, [localised(label) for label in report.labels], report.q,
+    return plots.bar_distribution(report.p, [localised(label) for label in report.labels], report.m,
                                   figsize=(4.6, 3.0))
 
 
@@ -262,7 +262,7 @@ _PROBABILITY_HELP = translatable(
     "<b>How the sliders work.</b> Each slider holds a <i>weight</i>, not a probability: "
     "each outcome's probability is its weight divided by the sum of all weights, shown in "
     "the table. So the probabilities always add up to 1, and raising one weight lowers every "
-    "other probability a little. First the distribution p of what happens, then the model q."
+    "other probability a little. First the distribution p of what happens, then the model m."
 )
 
 
@@ -313,7 +313,7 @@ class ProbabilityExplorer(Explorer):
     cross-entropy, KL divergence and (on request) the Huffman code, live.
 
     Controls: ``preset`` (Dropdown), ``show_code`` (Checkbox), ``p_sliders`` and
-    ``q_sliders`` (lists of FloatSliders, rebuilt when the preset changes). The last
+    ``m_sliders`` (lists of FloatSliders, rebuilt when the preset changes). The last
     result is ``result`` (a :class:`DistributionReport`, or ``None`` while the state
     is not a distribution, with the reason in ``error``).
 
@@ -333,9 +333,9 @@ class ProbabilityExplorer(Explorer):
         self.show_code = widgets.Checkbox(value=show_code, description=tr("Show the Huffman code"), indent=False)
         self.story = widgets.HTML()
         self.p_sliders: list[widgets.FloatSlider] = []
-        self.q_sliders: list[widgets.FloatSlider] = []
+        self.m_sliders: list[widgets.FloatSlider] = []
         self._p_box = widgets.VBox()
-        self._q_box = widgets.VBox()
+        self._m_box = widgets.VBox()
         self.figure = widgets.Image(format="png", layout=picture_layout())
         self.figure.add_class("lmcore-figure")
         self.output = widgets.HTML()
@@ -344,9 +344,9 @@ class ProbabilityExplorer(Explorer):
             widgets.HBox([self.preset, self.show_code]),
             help_box(tr(_PROBABILITY_HELP)),
             self.story,
-            # p above q: side by side, two sliders wide enough to hit a step do not fit a page.
+            # p above m: side by side, two sliders wide enough to hit a step do not fit a page.
             widgets.HTML(f"<b>{tr('p: what happens')}</b>"), self._p_box,
-            widgets.HTML(f"<b>{tr('q: the model')}</b>"), self._q_box,
+            widgets.HTML(f"<b>{tr('m: the model')}</b>"), self._m_box,
             widgets.HBox([self.figure, self.output]),
         ])
         self.widget.add_class("lmcore-probability-explorer")
@@ -360,20 +360,20 @@ class ProbabilityExplorer(Explorer):
     def _load(self, preset: Preset) -> None:
         # New sliders for the new outcomes: wired only once their values are set,
         # so a preset change redraws once, not once per slider.
-        for old in self.p_sliders + self.q_sliders:
+        for old in self.p_sliders + self.m_sliders:
             old.close()  # frees the old sliders' models in the kernel and the browser
         self.labels = preset.labels
         self.p_sliders = [_weight_slider(label, w, "lmcore-p-weight")
                           for label, w in zip(preset.labels, slider_weights(preset.p))]
-        self.q_sliders = [_weight_slider(label, w, "lmcore-q-weight")
-                          for label, w in zip(preset.labels, slider_weights(preset.q))]
-        for slider in self.p_sliders + self.q_sliders:
+        self.m_sliders = [_weight_slider(label, w, "lmcore-m-weight")
+                          for label, w in zip(preset.labels, slider_weights(preset.m))]
+        for slider in self.p_sliders + self.m_sliders:
             slider.observe(self._update, names="value")
         self._p_box.children = self.p_sliders
-        self._q_box.children = self.q_sliders
+        self._m_box.children = self.m_sliders
         self.story.value = readable(f"<i>{html.escape(tr(preset.story))}</i>", max_width="50em")
         # One figure per preset; a slider move only changes bar heights (see plots.QuickRedraw).
-        figure = distribution_figure(explore_distribution(preset.p, preset.q, preset.labels))
+        figure = distribution_figure(explore_distribution(preset.p, preset.m, preset.labels))
         plt.close(figure)  # out of pyplot's list: never shown twice, never piling up
         p_bars, q_bars = figure.axes[0].containers
         self._bars = (list(p_bars), list(q_bars))
@@ -383,7 +383,7 @@ class ProbabilityExplorer(Explorer):
     def _update(self, change=None) -> None:
         try:
             report = distribution_from_weights([s.value for s in self.p_sliders],
-                                               [s.value for s in self.q_sliders], self.labels)
+                                               [s.value for s in self.m_sliders], self.labels)
         except ValueError as error:
             self.result, self.error = None, str(error)
             for bar in self._bars[0]:
@@ -393,8 +393,8 @@ class ProbabilityExplorer(Explorer):
             self.output.value = readable('<p class="lmcore-message">'
                                          f"{html.escape(tr('Not a distribution yet: {reason}.', reason=reason))}</p>")
             return
-        q = report.q if report.q is not None else np.zeros_like(report.p)
-        for bars, heights in zip(self._bars, (report.p, q)):
+        m = report.m if report.m is not None else np.zeros_like(report.p)
+        for bars, heights in zip(self._bars, (report.p, m)):
             for bar, height in zip(bars, heights):
                 bar.set_height(height)
         self.figure.value = self._redraw.png()

@@ -1,0 +1,301 @@
+"""Is system B better than system A? Paired bootstrap resampling of corpus BLEU (Koehn, 2004).
+
+A test set is a sample of the sentences a system will meet. Resampling it, with replacement,
+``n_resamples`` times gives as many pseudo test sets of the same size; scoring *both* systems on
+each (the same sentences for both: *paired*) shows how much the difference of their corpus BLEU
+would move on another test set of that size:
+
+    delta* = BLEU_B(resample) - BLEU_A(resample),   over n_resamples resamples
+    interval: the (1 - confidence)/2 and (1 + confidence)/2 order statistics of delta*
+    p (Koehn's) = fraction of resamples in which B does not score higher than A
+
+If the interval excludes 0 (equivalently, B wins in at least 97.5% of the resamples for 95%), the
+difference is unlikely to be an accident of the test set. Corpus BLEU is not a mean of sentence
+scores, so each resample adds up the sentences' statistics (``lmcore.bleu.BleuStats``: matches,
+totals, c and r) and combines them once; here a resample is a row of draw counts, and all
+resamples' statistics are one matrix product.
+
+Same draws as sacrebleu: ``seed`` (default 12345, sacrebleu's ``SACREBLEU_SEED``) feeds
+``numpy.random.default_rng(seed).choice(n, size=(n_resamples, n))``, which is what
+``sacrebleu.significance.PairedTest(test_type="bs")`` draws, so with the same seed the resampled
+scores are sacrebleu's (tests/unit/test_bleu_bootstrap.py). sacrebleu reports, per system, the mean of
+the resampled scores and half the width of their 95% interval, and a two-sided p-value of its own
+(``sacrebleu_p_value`` here); it gives no interval for the difference itself.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lmcore.bleu.score import BleuStats, sentence_stats
+from lmcore.bleu.signature import BleuSignature
+
+__all__ = ["stats_matrix", "sentence_stats_matrix", "bleu_scores", "resample_indices", "resampled_sums",
+           "order_statistic_interval", "PairedBootstrap", "paired_bootstrap"]
+
+SACREBLEU_SEED = 12345
+
+
+def stats_matrix(stats: Sequence[BleuStats]) -> np.ndarray:
+    """Sentence statistics as an int64 matrix, one row per sentence, in sacrebleu's column order:
+    c, r, matches_1..matches_N, totals_1..totals_N.
+
+    >>> stats_matrix([BleuStats((2, 1), (4, 3), 4, 4)])
+    array([[4, 4, 2, 1, 4, 3]])
+    """
+    if isinstance(stats, BleuStats) or not isinstance(stats, Sequence) or not stats:
+        raise TypeError("stats must be a non-empty list of BleuStats, one per sentence")
+    orders = set()
+    for i, item in enumerate(stats):
+        if not isinstance(item, BleuStats):
+            raise TypeError(f"stats[{i}] must be a BleuStats, got {type(item).__name__}")
+        orders.add(item.max_order)
+    if len(orders) != 1:
+        raise ValueError(f"stats mixes max orders {sorted(orders)}")
+    return np.array([(s.hyp_len, s.ref_len, *s.matches, *s.totals) for s in stats], dtype=np.int64)
+
+
+def sentence_stats_matrix(hypotheses: Sequence, references: Sequence, *, max_order: int = 4,
+                          tokenize: str = "13a", lowercase: bool = False) -> np.ndarray:
+    """:func:`stats_matrix` of ``lmcore.bleu.sentence_stats`` for every sentence of a corpus
+    (``references[i]``: the list of references of ``hypotheses[i]``). Summing the rows gives
+    ``corpus_stats``.
+
+    Introduced in notebooks/06_bleu.ipynb, section "Going further: Is A better than B?".
+
+    >>> sentence_stats_matrix(["a b c", "a b"], [["a b c"], ["a c"]], max_order=2)
+    array([[3, 3, 3, 2, 3, 2],
+           [2, 2, 1, 0, 2, 1]])
+    """
+    if not isinstance(hypotheses, (list, tuple)) or not isinstance(references, (list, tuple)):
+        raise TypeError("hypotheses and references must be lists, one entry per sentence")
+    if len(hypotheses) != len(references):
+        raise ValueError(f"hypotheses has {len(hypotheses)} items but references has {len(references)}")
+    return stats_matrix([sentence_stats(h, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
+                         for h, refs in zip(hypotheses, references)])
+
+
+def _rows(rows) -> np.ndarray:
+    array = np.asarray(rows)
+    if array.dtype == object or not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
+        raise TypeError(f"rows must be numbers (statistics from stats_matrix), got dtype {array.dtype}")
+    if array.ndim == 0 or array.shape[-1] < 4 or array.shape[-1] % 2:
+        raise ValueError(f"rows must have 2 + 2 * max_order columns (c, r, matches, totals), got shape {array.shape}")
+    order = (array.shape[-1] - 2) // 2
+    matches, totals = array[..., 2:2 + order], array[..., 2 + order:]
+    if (array < 0).any() or (matches > totals).any() or not np.isfinite(array).all():
+        raise ValueError("rows must hold counts >= 0 with matches <= totals in every order")
+    return array
+
+
+def bleu_scores(rows, *, weights=None, smooth_method: str = "none", smooth_value: float | None = None,
+                effective_order: bool = False) -> np.ndarray:
+    """Corpus BLEU of each row of summed statistics (:func:`stats_matrix` layout), all at once:
+    ``bleu_scores(rows)[i] == lmcore.bleu.bleu_from_stats(stats_i, ...).score`` (to ~1e-15),
+    with the same weights and smoothing rules.
+
+        BLEU = BP * exp(sum_n w_n log p_n),  p_n = matches_n / totals_n,  BP = min(1, exp(1 - r/c))
+
+    >>> float(bleu_scores([7, 8, 5, 2, 7, 5]).round(5))
+    0.46337
+    """
+    array = _rows(rows)
+    order = (array.shape[-1] - 2) // 2
+    signature = BleuSignature(max_order=order, weights=weights, smooth_method=smooth_method,
+                              smooth_value=smooth_value, effective_order=effective_order)
+    w, k = np.array(signature.weights), signature.smooth_value
+    c, r = array[..., 0].astype(float), array[..., 1].astype(float)
+    m, t = array[..., 2:2 + order].astype(float), array[..., 2 + order:].astype(float)
+    any_match = (m > 0).any(axis=-1)
+    if smooth_method == "add-k":
+        m[..., 1:] += k
+        t[..., 1:] += k
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bp = np.where(c > r, 1.0, np.where(c > 0, np.exp(1.0 - r / np.where(c > 0, c, 1.0)), 0.0))
+        positive = t > 0  # the orders up to the first without any hypothesis n-gram are kept
+        kept = np.where(positive.all(axis=-1), order, np.argmin(positive, axis=-1))
+        kept = np.where(any_match, kept, 0)
+        in_kept = np.arange(order) < kept[..., None]
+        unmatched = in_kept & (m == 0)
+        p = np.where(in_kept & (m > 0), m / t, 0.0)
+        if smooth_method == "exp":
+            p = np.where(unmatched, 1.0 / (2.0 ** np.cumsum(unmatched, axis=-1) * t), p)
+        elif smooth_method == "floor":
+            p = np.where(unmatched, k / t, p)
+        kept_w = np.where(in_kept, w, 0.0)
+        kept_weight = kept_w.sum(axis=-1)
+        dropped_weight = np.where(in_kept, 0.0, w).sum(axis=-1)
+        usable = (kept_weight > 0) & (effective_order | (dropped_weight == 0))
+        scale = w.sum() / np.where(kept_weight > 0, kept_weight, 1.0) if effective_order else 1.0
+        used = kept_w * np.where(usable, scale, 0.0)[..., None]
+        weighted = used > 0
+        zero = ~weighted.any(axis=-1) | (bp == 0) | (weighted & (p == 0)).any(axis=-1)
+        log_score = np.log(np.where(bp > 0, bp, 1.0)) + (used * np.log(np.where(weighted, p, 1.0))).sum(axis=-1)
+    return np.where(zero, 0.0, np.exp(log_score))
+
+
+def resample_indices(n_items: int, n_resamples: int = 1000, seed: int | None = SACREBLEU_SEED) -> np.ndarray:
+    """Which sentences each resample draws: ``n_resamples`` rows of ``n_items`` indices, with
+    replacement; sacrebleu's draw for the same seed.
+
+    >>> resample_indices(5, 2, seed=0).shape
+    (2, 5)
+    """
+    for name, value in (("n_items", n_items), ("n_resamples", n_resamples)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        if value < 1:
+            raise ValueError(f"{name} must be >= 1, got {value}")
+    return np.random.default_rng(seed).choice(int(n_items), size=(int(n_resamples), int(n_items)), replace=True)
+
+
+def resampled_sums(matrix: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """The statistics of every resample: row i is the sum of ``matrix[indices[i]]``, computed as
+    (how often each sentence is drawn) @ matrix.
+
+    >>> resampled_sums(np.array([[1, 2], [10, 20]]), np.array([[0, 0], [1, 0]]))
+    array([[ 2.,  4.],
+           [11., 22.]])
+    """
+    matrix, indices = np.asarray(matrix), np.asarray(indices)
+    if matrix.ndim != 2 or indices.ndim != 2:
+        raise ValueError(f"matrix and indices must be 2-D, got shapes {matrix.shape} and {indices.shape}")
+    n_resamples, n_items = indices.shape[0], matrix.shape[0]
+    if indices.size and (indices.min() < 0 or indices.max() >= n_items):
+        raise ValueError(f"indices must be between 0 and {n_items - 1} (rows of matrix)")
+    flat = (indices + np.arange(n_resamples)[:, None] * n_items).ravel()
+    counts = np.bincount(flat, minlength=n_resamples * n_items).reshape(n_resamples, n_items)
+    return counts.astype(float) @ matrix.astype(float)
+
+
+def order_statistic_interval(values, confidence: float = 0.95) -> tuple[float, float]:
+    """The interval between the k-th smallest and k-th largest of ``values``, k = floor(n (1 - confidence) / 2)
+    (counting from 0): for 1,000 values and 95%, the 26th smallest and the 26th largest, as in sacrebleu.
+
+    >>> order_statistic_interval(np.arange(1000))
+    (25.0, 974.0)
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
+        raise ValueError(f"confidence must be a number between 0 and 1 (0.95 for 95%), got {confidence!r}")
+    ordered = np.sort(np.asarray(values, dtype=float).ravel())
+    if ordered.size == 0:
+        raise ValueError("values is empty")
+    k = math.floor(ordered.size * (1 - confidence) / 2 + 1e-9)
+    return float(ordered[k]), float(ordered[ordered.size - 1 - k])
+
+
+@dataclass(frozen=True)
+class PairedBootstrap:
+    """The result of :func:`paired_bootstrap`. Scores are on the 0-1 scale.
+
+    ``score_a``, ``score_b``: corpus BLEU on the test set itself; ``delta = score_b - score_a``;
+    ``scores_a``, ``scores_b``: the scores on each resample; ``interval``: the ``confidence``
+    interval of the difference B - A; ``wins_b``: the fraction of resamples in which B scores
+    higher; ``p_value = 1 - wins_b`` (Koehn's); ``mean_a``/``half_width_a`` (and for B): the mean
+    of a system's resampled scores and half the width of its interval, as sacrebleu prints them
+    ("mean ± half width"); ``sacrebleu_p_value``: sacrebleu's two-sided p-value, computed here
+    from the same resamples.
+    """
+
+    score_a: float
+    score_b: float
+    scores_a: np.ndarray
+    scores_b: np.ndarray
+    confidence: float
+    seed: int | None
+
+    @property
+    def delta(self) -> float:
+        return self.score_b - self.score_a
+
+    @property
+    def deltas(self) -> np.ndarray:
+        return self.scores_b - self.scores_a
+
+    @property
+    def n_resamples(self) -> int:
+        return self.scores_a.size
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return order_statistic_interval(self.deltas, self.confidence)
+
+    @property
+    def wins_b(self) -> float:
+        return float(np.mean(self.deltas > 0))
+
+    @property
+    def p_value(self) -> float:
+        return 1.0 - self.wins_b
+
+    def _mean_half_width(self, scores: np.ndarray) -> tuple[float, float]:
+        low, high = order_statistic_interval(scores, self.confidence)
+        return float(scores.mean()), (high - low) / 2
+
+    @property
+    def mean_a(self) -> float:
+        return self._mean_half_width(self.scores_a)[0]
+
+    @property
+    def half_width_a(self) -> float:
+        return self._mean_half_width(self.scores_a)[1]
+
+    @property
+    def mean_b(self) -> float:
+        return self._mean_half_width(self.scores_b)[0]
+
+    @property
+    def half_width_b(self) -> float:
+        return self._mean_half_width(self.scores_b)[1]
+
+    @property
+    def sacrebleu_p_value(self) -> float:
+        """(1 + #{resamples: |delta*| - mean |delta*| > |delta|}) / (1 + n_resamples), as in sacrebleu 2."""
+        spread = np.abs(self.deltas)
+        return float((np.sum(spread - spread.mean() > abs(self.delta)) + 1) / (self.n_resamples + 1))
+
+    def __str__(self) -> str:
+        low, high = self.interval
+        return (f"A = {self.score_a:.4f}, B = {self.score_b:.4f}, B - A = {self.delta:+.4f}, "
+                f"{self.confidence:.0%} interval [{low:+.4f}, {high:+.4f}], B higher in {self.wins_b:.1%} "
+                f"of {self.n_resamples:,} resamples")
+
+
+def paired_bootstrap(stats_a, stats_b, *, n_resamples: int = 1000, seed: int | None = SACREBLEU_SEED,
+                     confidence: float = 0.95, weights=None, smooth_method: str = "none",
+                     smooth_value: float | None = None, effective_order: bool = False) -> PairedBootstrap:
+    """Paired bootstrap resampling of corpus BLEU for two systems on the same sentences.
+
+    ``stats_a``, ``stats_b``: each system's sentence statistics, a :func:`stats_matrix` (or a list
+    of ``BleuStats``), row i for sentence i of the same test set. Both systems are scored on the
+    same ``n_resamples`` resamples (seeded: the same seed gives the same result, and sacrebleu's
+    draws by default); BLEU's settings are ``bleu_from_stats``'s.
+
+    Introduced in notebooks/06_bleu.ipynb, section "Going further: Is A better than B?".
+
+    >>> a = [BleuStats((3, 1), (4, 3), 4, 4), BleuStats((2, 0), (3, 2), 3, 4)]
+    >>> b = [BleuStats((4, 2), (4, 3), 4, 4), BleuStats((2, 1), (3, 2), 3, 4)]
+    >>> result = paired_bootstrap(a, b, n_resamples=200, seed=0)
+    >>> f"{result.score_a:.4f} {result.score_b:.4f} {result.wins_b:.2f}"
+    '0.3276 0.6217 1.00'
+    """
+    a, b = (stats_matrix(s) if isinstance(s, (list, tuple)) else _rows(s) for s in (stats_a, stats_b))
+    if a.ndim != 2 or a.shape != b.shape:
+        raise ValueError(f"stats_a and stats_b must be matrices of the same shape (same sentences, same max "
+                         f"order), got {a.shape} and {b.shape}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1 (0.95 for 95%), got {confidence!r}")
+    settings = {"weights": weights, "smooth_method": smooth_method, "smooth_value": smooth_value,
+                "effective_order": effective_order}
+    indices = resample_indices(a.shape[0], n_resamples, seed)
+    both = np.concatenate([a, b], axis=1)  # one pass over the draws for both systems
+    sums = resampled_sums(both, indices)
+    width = a.shape[1]
+    scores_a = bleu_scores(sums[:, :width], **settings)
+    scores_b = bleu_scores(sums[:, width:], **settings)
+    score_a, score_b = (float(bleu_scores(m.sum(axis=0), **settings)) for m in (a, b))
+    return PairedBootstrap(score_a, score_b, scores_a, scores_b, float(confidence), seed)

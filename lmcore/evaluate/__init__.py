@@ -1,0 +1,45 @@
+"""Measuring any language model on text: perplexity with explicit conventions, units, windows.
+
+- ``scoring``: ``evaluate`` (corpus perplexity and bits per token, with the conventions of
+  KenLM, SRILM and nltk as arguments), per-sentence perplexities.
+- ``table``: the perplexity table of several smoothings and orders on one test set.
+- ``units``: bits per character, one denominator for words, subwords and characters.
+- ``windows``: sliding-window scoring for a model that reads at most a window of tokens.
+"""
+
+from __future__ import annotations
+
+from lmcore.evaluate.scoring import (
+    EOS_MODES,
+    UNKNOWN_MODES,
+    PerplexityResult,
+    bits_per_token,
+    evaluate,
+    perplexity,
+    sentence_perplexities,
+)
+from lmcore.evaluate.table import SMOOTHING_METHODS, PerplexityTable, perplexity_table
+from lmcore.evaluate.units import (
+    UNITS,
+    UnitScore,
+    characters,
+    count_characters,
+    per_character,
+    score_text,
+    spelling_bits,
+    texts,
+)
+from lmcore.evaluate.windows import (
+    WindowedScore,
+    WindowPlan,
+    context_in_window,
+    window_plan,
+    windowed_score,
+)
+
+__all__ = [
+    "UNKNOWN_MODES", "EOS_MODES", "PerplexityResult", "evaluate", "perplexity", "bits_per_token",
+    "sentence_perplexities", "SMOOTHING_METHODS", "PerplexityTable", "perplexity_table", "UNITS", "texts",
+    "characters", "count_characters", "spelling_bits", "UnitScore", "score_text", "per_character", "WindowPlan",
+    "window_plan", "context_in_window", "WindowedScore", "windowed_score",
+]

@@ -1,0 +1,183 @@
+"""Bits per character: one denominator for every tokenization, so that models over words,
+subword pieces and characters can be compared on the same text.
+
+A perplexity is per *token*, and what a token is differs: a word, a BPE piece, a character.
+Per-token perplexities of different tokenizations cannot be compared. The total number of
+bits a model needs to send the whole test text can, and so can that total divided by one
+count every tokenization shares, the characters of the text:
+
+    bits per character = (Σ_t -log2 P(token_t | history_t) + spelling bits) / C
+
+**Which characters count** (:func:`count_characters`): the text written one sentence per
+line, every line ending in a line break. English: letters, digits, apostrophes and hyphens,
+one space between words, one line break per sentence; Chinese: the characters, one line
+break per sentence. So C is exactly the number of tokens a character model predicts (each
+character, plus ``</s>`` for the line break), and a character model's bits per token *are*
+its bits per character. (Chapter 3 counted the same text without the last line break,
+chapter 4 the Chinese characters without any: one character less, and one per sentence less.)
+
+**Nothing is free**: a token outside a model's vocabulary is scored as ``<unk>``, which does
+not say which token it was. As in chapter 3, such a token is then spelled out character by
+character by a *speller* (:func:`lmcore.coding.fit_speller`), and a character the speller
+never saw costs its Unicode code point, log2(0x110000) = 20.09 bits (:func:`spelling_bits`).
+
+>>> count_characters(["in the beginning", "god"])     # 16 + 1 and 3 + 1
+21
+>>> texts([["▁in", "▁the", "▁begin", "ning"]], "bpe"), texts([["中国", "人民"]], "word", separator="")
+(['in the beginning'], ['中国人民'])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lmcore.coding import CODE_POINTS
+from lmcore.evaluate.scoring import evaluate
+from lmcore.text import METASPACE, UNK_ID
+
+__all__ = ["UNITS", "texts", "characters", "count_characters", "spelling_bits", "UnitScore", "score_text",
+           "per_character"]
+
+#: The tokenizations :func:`texts` reads back into text.
+UNITS = ("word", "bpe", "char")
+
+
+def _sentences(sentences, name: str = "sentences") -> list:
+    if isinstance(sentences, str) or not isinstance(sentences, Sequence):
+        raise TypeError(f"{name} must be a list of token lists, got {type(sentences).__name__}")
+    for i, sentence in enumerate(sentences):
+        if isinstance(sentence, str) or not isinstance(sentence, Sequence):
+            raise TypeError(f"{name}[{i}] must be a list of str tokens, got {type(sentence).__name__}")
+    return list(sentences)
+
+
+def texts(sentences, unit: str, separator: str = " ") -> list[str]:
+    """The text of each tokenized sentence, whatever the tokenization:
+
+    - ``"word"``: the words joined by ``separator`` (``" "`` English, ``""`` Chinese);
+    - ``"bpe"``: the pieces of :mod:`lmcore.text` joined, each ``▁`` a space, no leading space;
+    - ``"char"``: the characters joined (an English space is a character token, ``" "``).
+
+    >>> texts([["i", "spent"]], "word"), texts([["i", " ", "s"]], "char")
+    (['i spent'], ['i s'])
+    """
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
+    if not isinstance(separator, str):
+        raise TypeError(f"separator must be a str, got {type(separator).__name__}")
+    sentences = _sentences(sentences)
+    if unit == "word":
+        return [separator.join(s) for s in sentences]
+    if unit == "char":
+        return ["".join(s) for s in sentences]
+    return ["".join(s).replace(METASPACE, " ").removeprefix(" ") for s in sentences]
+
+
+def characters(sentences, separator: str = " ") -> list[list[str]]:
+    """Each sentence of words as a list of its text's characters (English spaces included).
+
+    Introduced in notebooks/07_neural_models.ipynb, section "A small neural language model".
+
+    >>> characters([["i", "spent"]])
+    [['i', ' ', 's', 'p', 'e', 'n', 't']]
+    """
+    return [list(text) for text in texts(sentences, "word", separator)]
+
+
+def count_characters(sentence_texts: Sequence[str]) -> int:
+    """C, the characters of the test text: each sentence's text plus one line break.
+
+    Introduced in notebooks/07_neural_models.ipynb, section "Perplexity depends on the unit".
+    """
+    if isinstance(sentence_texts, str) or not all(isinstance(t, str) for t in sentence_texts):
+        raise TypeError("sentence_texts must be a list of str, one per sentence (see lmcore.evaluate.texts)")
+    return sum(len(t) + 1 for t in sentence_texts)
+
+
+def spelling_bits(speller, words: Sequence[str]) -> float:
+    """Bits to spell ``words`` out with ``speller`` (a character model of words, chapter 3):
+
+        Σ_words Σ_c -log2 P_speller(c | previous characters)  +  20.09 bits per character it lacks
+
+    where c runs over each word's characters and its ``</s>`` (the end of the word).
+
+    >>> from lmcore.coding import fit_speller
+    >>> speller = fit_speller([["ab", "ba", "ab"]], min_count=1)
+    >>> spelling_bits(speller, []), round(spelling_bits(speller, ["é"]) - spelling_bits(speller, ["a"]), 2) > 19
+    (0.0, True)
+    """
+    if isinstance(words, str) or not all(isinstance(w, str) and w for w in words):
+        raise TypeError("words must be a list of non-empty str")
+    if not words:
+        return 0.0
+    logprobs = speller.token_logprobs([list(w) for w in words])
+    n_points = sum(speller.vocab.id(c) == UNK_ID for w in words for c in w)
+    return -float(np.sum(logprobs)) / math.log(2) + n_points * math.log2(CODE_POINTS)
+
+
+@dataclass(frozen=True)
+class UnitScore:
+    """One model on one tokenized test text: per token and per character.
+
+    ``perplexity`` and ``bits_per_token`` are :func:`lmcore.evaluate.evaluate`'s (``</s>``
+    counted, unknown tokens as ``<unk>``) over ``n_tokens`` tokens; ``token_bits`` is their
+    total, ``spelling_bits`` what spelling the ``n_unknown`` unknown tokens adds, and
+    ``bits_per_character = (token_bits + spelling_bits) / n_characters``.
+    """
+
+    n_tokens: int
+    perplexity: float
+    bits_per_token: float
+    token_bits: float
+    n_unknown: int
+    spelling_bits: float
+    n_characters: int
+    bits_per_character: float
+
+
+def score_text(model, sentences, n_characters: int, speller=None, *, result=None) -> UnitScore:
+    """Score ``model`` (an n-gram model or a :class:`lmcore.neural.NeuralLM`) on ``sentences`` in
+    its own tokens, with :func:`lmcore.evaluate.evaluate`, and per character of the text
+    (``n_characters`` from :func:`count_characters`); unknown tokens are spelled by ``speller``.
+    ``result``: ``evaluate(model, sentences)`` when it is already computed (a neural model's
+    forward pass is worth not repeating); it must count the tokens these sentences have.
+
+    Introduced in notebooks/07_neural_models.ipynb, section "Perplexity depends on the unit".
+
+    >>> from lmcore.ngram import AddK
+    >>> model = AddK(1).fit([["a", "b"]])    # add-one: a, b, </s> 2/7 each, <unk> 1/7
+    >>> score = score_text(model, [["b", "a"]], n_characters=count_characters(["b a"]))
+    >>> f"{score.perplexity:.4f} per token, {score.bits_per_character:.4f} bits per character"
+    '3.5000 per token, 1.3555 bits per character'
+    """
+    if isinstance(n_characters, bool) or not isinstance(n_characters, (int, np.integer)) or n_characters < 1:
+        raise ValueError(f"n_characters must be a positive int (see count_characters), got {n_characters!r}")
+    sentences = _sentences(sentences)
+    if result is None:
+        result = evaluate(model, sentences)
+    elif result.n_tokens != sum(len(s) + 1 for s in sentences) or (result.unknown, result.eos) != ("unk", "count"):
+        raise ValueError("result must be evaluate(model, sentences) with the default conventions, for these sentences")
+    token_bits = result.cross_entropy * result.n_tokens
+    unknown = [t for s in sentences for t in s if model.vocab.id(t) == UNK_ID]
+    if unknown and speller is None:
+        raise ValueError(f"sentences has tokens outside the model's vocabulary ({unknown[0]!r}, ...): pass a "
+                         "speller (lmcore.coding.fit_speller) so that they are paid for")
+    spelled = spelling_bits(speller, unknown) if unknown else 0.0
+    return UnitScore(result.n_tokens, result.perplexity, result.cross_entropy, token_bits, len(unknown), spelled,
+                     int(n_characters), (token_bits + spelled) / n_characters)
+
+
+def per_character(bits_per_token: float, n_tokens: int, n_characters: int) -> float:
+    """Bits per token to bits per character: ``bits_per_token * n_tokens / n_characters`` (no spelling).
+
+    >>> per_character(6.0, 100, 500)      # 600 bits over 500 characters
+    1.2
+    """
+    for name, value in (("n_tokens", n_tokens), ("n_characters", n_characters)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive int, got {value!r}")
+    return bits_per_token * n_tokens / n_characters

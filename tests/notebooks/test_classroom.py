@@ -1,0 +1,156 @@
+"""The classroom kit: slide metadata in step with every chapter, and a student edition without answers.
+
+``classroom/slides.py`` derives each chapter's slides from the chapter itself, and this test
+fails when a chapter changed without its slides (run ``python classroom/slides.py``).
+``classroom/student_edition.py`` writes every chapter without its folded answers; the test
+writes it, checks that no answer survived and nothing else changed, and runs one chapter's
+setup and self-check cells in a fresh kernel: the checks still run and say what they said.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from classroom import execute, slides, student_edition
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+CHAPTERS = slides.chapters()
+
+
+def test_every_chapter_has_its_slides(capsys):
+    assert slides.main(["--check"]) == 0, capsys.readouterr().out
+
+
+def figure_cell(source="plt.show()"):
+    cell = nbformat.v4.new_code_cell(source)
+    cell.outputs = [nbformat.v4.new_output("display_data", {"image/png": "iVBOR", "text/plain": "<Figure>"})]
+    return cell
+
+
+def test_slide_rules():
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    cells = [md("# Chapter 9: Title\n\nhook"), code("import numpy"), md("## 1. Idea\n\nwords"), code("x = 1"),
+             md("Next idea."), md("A caption."), figure_cell(), code("print(x)"), md("**Exercise 1.** Compute."),
+             code("check(None)"), md("## What to remember"), md("## Going further: more"), code("y = 2"),
+             md("## Going further: even more"), md("## Check yourself")]
+    assert slides.slide_types(cells) == [
+        "slide", "-", "slide", "-",
+        "subslide",             # prose after code: a new idea
+        "subslide", "-",        # a short caption and its figure share a slide of their own ...
+        "subslide",             # ... and what follows the figure starts another
+        "subslide", "-",        # each exercise with its check
+        "slide",
+        "slide", "-", "subslide",  # "Going further" sections in a row: one column of sub-slides
+        "slide"]
+
+
+def test_the_chinese_going_further_heading_is_going_further_too():
+    md = nbformat.v4.new_markdown_cell
+    cells = [md("# 标题"), md("## 延伸阅读（Going further）：更多"), md("## 延伸阅读：再多一些")]
+    assert slides.slide_types(cells) == ["slide", "slide", "subslide"]
+
+
+def test_a_tall_slide_is_split():
+    cells = [nbformat.v4.new_markdown_cell("# Title"),
+             *[nbformat.v4.new_code_cell("\n".join(["x = 1"] * 8)) for _ in range(4)]]
+    assert slides.slide_types(cells) == ["slide", "-", "-", "subslide", "-"]  # 1 + 8 + 8 lines fit, 25 do not
+
+
+def test_a_section_heading_inside_a_cell_opens_its_own_cell():
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("The end of 1.\n\n## 2. Next\n\nText.")])
+    assert slides.apply(notebook)
+    assert [cell.source for cell in notebook.cells] == ["The end of 1.", "## 2. Next\n\nText."]
+    assert slides.stored_types(notebook) == ["slide", "slide"]
+    assert not slides.apply(notebook)  # applying twice changes nothing
+
+
+@pytest.fixture(scope="module")
+def student_folder(tmp_path_factory):
+    out = tmp_path_factory.mktemp("student")
+    return out, student_edition.write_edition(out)
+
+
+@pytest.fixture(scope="module")
+def edition(student_folder):
+    out, written = student_folder
+    return {path.relative_to(out).as_posix(): nbformat.read(path, as_version=4) for path in written}
+
+
+def test_the_student_edition_shows_its_binder_badges_offline(student_folder):
+    _, written = student_folder
+    for path in written:
+        badges = re.findall(r"\[!\[Binder\]\(([^)\s]+)\)\]", path.read_text(encoding="utf-8"))
+        assert badges and all((path.parent / badge).is_file() for badge in badges), path
+
+
+def plain(answer: str) -> str:
+    """An answer's text without its <details>/<summary> tags."""
+    return re.sub(r"</?(details|summary)>|Reference answer|Answer|参考答案|答案", "", answer).strip()
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda path: path.relative_to(ROOT / "notebooks").as_posix())
+def test_the_student_edition_has_no_answers_and_nothing_else_changed(edition, path):
+    original = nbformat.read(path, as_version=4)
+    copy = edition[path.relative_to(ROOT / "notebooks").as_posix()]
+    removed = student_edition.answers(original)
+    if any(re.search(r"^#{1,6} .*(Check yourself|自我检测)", cell.source, re.MULTILINE) for cell in original.cells):
+        assert removed, f"{path.name} has exercises but no folded answer was found"
+    assert student_edition.answers(copy) == []
+    text = "\n".join(cell.source for cell in copy.cells)
+    assert "<details" not in text
+    for answer in removed:
+        assert plain(answer) not in text
+    assert text.count(student_edition.WITHHELD[student_edition.language_of(path)]) == len(removed)
+    assert [(cell.cell_type, cell.get("outputs")) for cell in copy.cells] == \
+           [(cell.cell_type, cell.get("outputs")) for cell in original.cells]
+    assert [cell.source for cell in copy.cells if cell.cell_type == "code"] == \
+           [cell.source for cell in original.cells if cell.cell_type == "code"]
+
+
+def test_the_student_editions_self_checks_still_run(edition):
+    """Chapter 2's setup cell and every self-check cell, run in a fresh kernel from the student copy."""
+    from nbclient import NotebookClient
+
+    copy = edition["02_entropy.ipynb"]
+    code = [cell for cell in copy.cells if cell.cell_type == "code"]
+    checks = [cell for cell in code if "exercises.check" in cell.source]
+    assert len(checks) >= 5
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code[0].source),
+                                               *[nbformat.v4.new_code_cell(cell.source) for cell in checks]],
+                                        metadata=copy.metadata)
+    NotebookClient(notebook, timeout=60, kernel_name="python3",
+                   resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+    for ran, stored in zip(notebook.cells[1:], checks):
+        assert [output.get("data", {}).get("text/html") for output in ran.outputs] == \
+               [output.get("data", {}).get("text/html") for output in stored.outputs]
+        assert "Not answered yet" in ran.outputs[0]["data"]["text/html"]
+
+
+def test_execute_runs_a_chapter_in_its_folder_says_where_it_is_and_stores_it_as_the_tests_want(tmp_path):
+    import io
+
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# A chapter"),
+        nbformat.v4.new_code_cell("from pathlib import Path\nprint(Path('data.txt').read_text())"),
+        nbformat.v4.new_code_cell("import sys\nfor i in range(3):\n    print(i); sys.stdout.flush()"),
+    ])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = tmp_path / "01_chapter.ipynb"
+    nbformat.write(notebook, path)
+    (tmp_path / "data.txt").write_text("read from the chapter's folder")
+    progress = io.StringIO()
+    execute.execute(path, out=progress)
+    lines = progress.getvalue().splitlines()
+    assert [line.split("  ")[:2] for line in lines] == [["01_chapter.ipynb", "[1/2]"], ["01_chapter.ipynb", "[2/2]"]]
+    assert lines[0].endswith("from pathlib import Path")
+    stored = nbformat.read(path, as_version=4)
+    assert [cell.execution_count for cell in stored.cells if cell.cell_type == "code"] == [1, 2]
+    assert stored.cells[1].outputs[0].text == "read from the chapter's folder\n"
+    assert [output.text for output in stored.cells[2].outputs] == ["0\n1\n2\n"]  # one block
+    assert "widgets" not in stored.metadata

@@ -1,0 +1,212 @@
+import math
+
+import numpy as np
+import pytest
+
+from lmcore.evaluate import evaluate
+from lmcore.ngram import MLE, AddK, ArpaModel, Interpolated, KneserNey, NotFittedError, read_arpa, write_arpa
+
+LN10 = math.log(10)
+
+
+def markov_corpus(n_sentences, seed, vocabulary=40, unknown=()):
+    """Sentences from a sparse Markov chain over w0..w{vocabulary-1}: many histories are seen
+    once, many never; ``unknown`` words are sprinkled in (for test sets)."""
+    rng = np.random.default_rng(seed)
+    successors = rng.integers(vocabulary, size=(vocabulary, 3))
+    out = []
+    for _ in range(n_sentences):
+        word, sentence = rng.integers(vocabulary), []
+        for _ in range(rng.integers(1, 12)):
+            sentence.append(f"w{word}" if not unknown or rng.random() > 0.1 else rng.choice(unknown))
+            word = successors[word, rng.integers(3)] if rng.random() < 0.85 else rng.integers(vocabulary)
+        out.append(sentence)
+    return out
+
+
+TRAIN = markov_corpus(300, seed=0)
+HELDOUT = markov_corpus(60, seed=1, unknown=["zz", "yy"])
+
+
+def fitted(kind, order):
+    if kind == "kneser-ney":
+        return KneserNey(order).fit(TRAIN)
+    if kind == "add-k":
+        return AddK(order, 0.3).fit(TRAIN)
+    model = Interpolated(order).fit(TRAIN)
+    model.fit_lambdas(HELDOUT[:30])
+    return model
+
+
+@pytest.mark.parametrize("kind, order", [(kind, order) for kind in ("kneser-ney", "add-k") for order in (1, 2, 3, 4)]
+                         + [("interpolated", 1), ("interpolated", 2)])
+def test_round_trip_gives_the_same_logprobs(tmp_path, kind, order):
+    model = fitted(kind, order)
+    path = tmp_path / "model.arpa"
+    counts = model.to_arpa(path)
+    arpa = read_arpa(path)
+    assert isinstance(arpa, ArpaModel) and arpa.order == order
+    assert counts == tuple(keys.size for keys in arpa.keys)
+    ours = model.token_logprobs(HELDOUT)
+    assert model.score_tokens(HELDOUT).is_oov.sum() > 10  # unknown words are in the test
+    np.testing.assert_allclose(arpa.token_logprobs(HELDOUT), ours, rtol=0, atol=1e-6)
+    assert evaluate(arpa, HELDOUT).perplexity == pytest.approx(evaluate(model, HELDOUT).perplexity, rel=1e-6)
+    # a backoff model's distributions sum to 1 too, after a seen and an unseen context
+    for context in (["<s>", "w3"], ["zz", "w1"]):
+        context = context[max(0, len(context) - (order - 1)) :] if order > 1 else []
+        assert math.fsum(arpa.next_word_distribution(context).values()) == pytest.approx(1.0, abs=1e-6)
+
+
+@pytest.mark.parametrize("order", [2, 3, 4])
+def test_kneser_ney_file_holds_its_lower_orders_too(tmp_path, order):
+    model = fitted("kneser-ney", order)
+    model.to_arpa(tmp_path / "kn.arpa")
+    arpa = read_arpa(tmp_path / "kn.arpa")
+    for context in ([], ["w5"], ["w2", "w5"], ["zz"]):
+        if len(context) < order:
+            for word in ("w1", "w7", "</s>", "zz"):
+                assert arpa.logprob(word, context) == pytest.approx(model.logprob(word, context), abs=1e-6)
+
+
+@pytest.mark.parametrize("order", [3, 4])
+def test_interpolated_standard_conversion_is_the_model_after_seen_histories(tmp_path, order):
+    model = fitted("interpolated", order)
+    with pytest.raises(ValueError, match=f"order {order} has no exact backoff form"):
+        model.to_arpa(tmp_path / "refused.arpa")
+    model.to_arpa(tmp_path / "model.arpa", exact=False)
+    arpa = read_arpa(tmp_path / "model.arpa")
+    seen = {tuple(s[t - order + 1 : t]) for s in ([["<s>"] * (order - 1) + s + ["</s>"] for s in TRAIN])
+            for t in range(order - 1, len(s))}
+    rows = []
+    for s in HELDOUT:
+        tokens = ["<s>"] * (order - 1) + [w if w in model.vocab else "<unk>" for w in s] + ["</s>"]
+        rows += [tuple(tokens[t - order + 1 : t]) in seen for t in range(order - 1, len(tokens))]
+    history_seen = np.array(rows)
+    ours, theirs = model.token_logprobs(HELDOUT), arpa.token_logprobs(HELDOUT)
+    np.testing.assert_allclose(theirs[history_seen], ours[history_seen], atol=1e-6)
+    assert 0 < (~history_seen).sum() and np.abs(theirs - ours)[~history_seen].max() > 1e-3
+    if order == 3:
+        # after an unseen history the file backs off to the normalised mix of orders 1 and 2,
+        # while lmcore gives λ_3 to the bigram (P_3 := P_2)
+        p = model.order_probs(HELDOUT)[~history_seen]
+        lambdas = model.lambdas
+        expected = np.log(p[:, :2] @ lambdas[:2] / lambdas[:2].sum())
+        np.testing.assert_allclose(theirs[~history_seen], expected, atol=1e-6)
+
+
+def test_the_written_numbers(tmp_path):
+    model = KneserNey(2, discounts=[0.5, 1.0, 1.5]).fit([["a", "b"], ["a", "c"]])
+    assert model.to_arpa(tmp_path / "toy.arpa") == (6, 5)
+    text = (tmp_path / "toy.arpa").read_text(encoding="utf-8")
+    assert text.startswith("\\data\\\nngram 1=6\nngram 2=5\n\n\\1-grams:\n") and text.endswith("\n\\end\\\n")
+    lines = set(text.splitlines())
+    # P_1(a) = (1 - 0.5)/5 + γ_1/5 = 0.2 with γ_1 = 0.5; γ(a) = 0.5 * 2/2; <s>: -99, γ(<s>) = 1.0 * 1/2
+    assert f"{math.log10(0.2):.7f}\ta\t{math.log10(0.5):.7f}" in lines
+    assert f"-99.0000000\t<s>\t{math.log10(0.5):.7f}" in lines
+    assert f"{math.log10(0.1):.7f}\t<unk>" in lines and f"{math.log10(0.3):.7f}\t</s>" in lines
+    assert f"{math.log10(0.5 + 0.5 * 0.2):.7f}\t<s> a" in lines  # (2 - D2)/2 + γ(<s>) P_1(a)
+    assert f"{math.log10(0.35):.7f}\ta b" in lines
+    assert not any("<s> <s>" in line for line in lines)
+
+
+HAND_WRITTEN = """This line and the next are not part of the model.
+
+\\data\\
+ngram 1=5
+ngram 2=3
+
+\\1-grams:
+-99\t<s>\t-0.30103
+-0.5 a -0.2
+-1.0\tb
+-0.69897\t</s>
+-2.0\t<unk>
+
+\\2-grams:
+-0.1\t<s> a
+-0.3\ta b
+-0.4   a </s>
+
+\\end\\
+"""
+
+
+def test_reading_applies_the_backoff_rule(tmp_path):
+    path = tmp_path / "hand.arpa"
+    path.write_text(HAND_WRITTEN, encoding="utf-8")
+    arpa = read_arpa(path)
+    assert arpa.order == 2 and arpa.outcomes == ("<unk>", "</s>", "a", "b")
+    cases = [
+        ("a", ["<s>"], -0.1),            # listed
+        ("b", ["<s>"], -0.30103 - 1.0),  # backoff of <s>, then the unigram
+        ("b", ["a"], -0.3),
+        ("a", ["a"], -0.2 - 0.5),
+        ("a", ["b"], -0.5),              # b has no backoff weight: α = 1
+        ("zz", ["a"], -0.2 - 2.0),       # an unknown word is <unk>
+        ("b", ["zz"], -1.0),             # after <unk>, which is not a history
+        ("b", [], -1.0),
+    ]
+    for word, context, log10_p in cases:
+        assert arpa.logprob(word, context) == pytest.approx(log10_p * LN10, abs=1e-12)
+    assert arpa.prob("<s>", ["a"]) == 0.0  # never an outcome
+    np.testing.assert_allclose(arpa.token_logprobs([["a", "b"], ["zz"]]) / LN10,
+                               [-0.1, -0.3, -0.69897, -0.30103 - 2.0, -0.69897], atol=1e-12)
+    scores = arpa.score_tokens([["a", "zz"]])
+    assert scores.is_oov.tolist() == [False, True, False] and scores.is_eos.tolist() == [False, False, True]
+    assert arpa.generate(3, seed=0) == arpa.generate(3, seed=0)
+
+
+def test_a_file_without_unk_gives_unknown_words_probability_zero(tmp_path):
+    path = tmp_path / "closed.arpa"
+    path.write_text(HAND_WRITTEN.replace("ngram 1=5", "ngram 1=4").replace("-2.0\t<unk>\n", ""), encoding="utf-8")
+    arpa = read_arpa(path)
+    assert arpa.prob("zz", ["a"]) == 0.0 and "<unk>" not in arpa.outcomes
+    assert evaluate(arpa, [["a", "zz"]]).zero_probability_tokens == ((0, 1, "zz"),)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.replace("\\data\\", "data"), "no \\\\data\\\\ line"),
+    (lambda t: t.replace("ngram 2=3", "ngram 2=4"), "line 14: the header says 4 2-grams, the section has 3"),
+    (lambda t: t.replace("ngram 2=3", "ngram 2=2"), "line 14: the header says 2 2-grams, the section has 3"),
+    (lambda t: t.replace("\\end\\", "\\3-grams:"), "line 19: expected \\\\end\\\\ after 3 2-grams"),
+    (lambda t: t.replace("-0.3\ta b", "x\ta b"), "line 16: 'x' is not a number"),
+    (lambda t: t.replace("-0.3\ta b", "-0.3\ta c"), "the 2-grams use 'c', which is not a 1-gram"),
+    (lambda t: t.replace("-0.3\ta b", "-0.3\ta b c d"), "line 16: expected a log10 probability, 2 words"),
+    (lambda t: t.replace("\\2-grams:", "\\3-grams:"), "line 14: expected the section \\\\2-grams:"),
+    (lambda t: t.replace("-99\t<s>", "-99\t<x>"), "<s> is not among the 1-grams"),
+    (lambda t: t.replace("-1.0\tb", "-1.0\ta"), "a 1-gram is listed twice"),
+    (lambda t: t.split("\\2-grams:")[0], "ends early"),
+])
+def test_malformed_files_get_clear_errors(tmp_path, edit, message):
+    path = tmp_path / "bad.arpa"
+    path.write_text(edit(HAND_WRITTEN), encoding="utf-8")
+    with pytest.raises(ValueError, match=message.replace("(", "\\(")):
+        read_arpa(path)
+
+
+def test_models_that_cannot_be_written(tmp_path):
+    path = tmp_path / "x.arpa"
+    with pytest.raises(TypeError, match="MLE cannot be written as an ARPA file: it gives unseen words"):
+        MLE(2).fit(TRAIN).to_arpa(path)
+    with pytest.raises(ValueError, match="convention must be the standard one"):
+        AddK(2, convention="course").fit(TRAIN).to_arpa(path)
+    with pytest.raises(ValueError, match="convention must be the standard one"):
+        KneserNey(2, convention="nltk").fit(TRAIN).to_arpa(path)
+    with pytest.raises(NotFittedError, match="lambdas are not set"):
+        Interpolated(2).fit(TRAIN).to_arpa(path)
+    with pytest.raises(ValueError, match=r"lambdas\[0\] is 0"):
+        Interpolated(2, [0.0, 1.0]).fit(TRAIN).to_arpa(path)
+    with pytest.raises(NotFittedError, match="not fitted"):
+        KneserNey(2).to_arpa(path)
+    with pytest.raises(TypeError, match="exact must be True or False"):
+        KneserNey(2).fit(TRAIN).to_arpa(path, exact="yes")
+    with pytest.raises(ValueError, match="whitespace"):
+        KneserNey(1).fit([["a b", "c"]]).to_arpa(path)
+    with pytest.raises(TypeError, match="model must be an lmcore.ngram model"):
+        write_arpa("model", path)
+    assert not path.exists()
+    path.write_text(HAND_WRITTEN, encoding="utf-8")
+    with pytest.raises(TypeError, match="read from a file"):
+        read_arpa(path).fit(TRAIN)
+    with pytest.raises(TypeError, match="already an ARPA file"):
+        read_arpa(path).to_arpa(tmp_path / "copy.arpa")

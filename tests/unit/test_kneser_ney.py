@@ -1,0 +1,264 @@
+import math
+from collections import Counter, defaultdict
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lmcore.evaluate import evaluate, perplexity_table
+from lmcore.ngram import FALLBACK_DISCOUNTS, Interpolated, KneserNey, kneser_ney_discounts
+from lmcore.text import Vocabulary, load_corpus, split_sentences
+
+WORDS = list("abcde")
+sentence = st.lists(st.sampled_from(WORDS), min_size=1, max_size=7)
+corpus = st.lists(sentence, min_size=1, max_size=8)
+discount_rows = st.tuples(st.floats(0.05, 1.0), st.floats(0.05, 2.0), st.floats(0.05, 3.0))
+
+
+def padded(sentence, n_start, n_end):
+    return ["<s>"] * n_start + list(sentence) + ["</s>"] * n_end
+
+
+def reference_kneser_ney(train, order, discounts, n_start, n_end, outcomes):
+    """Interpolated modified Kneser-Ney with KenLM's adjusted counts, in plain Python dicts.
+
+    Returns ``(prob(word, context), count-of-counts per order)``.
+    """
+    raw = {k: Counter() for k in range(1, order + 1)}
+    without_left = {k: set() for k in range(1, order + 1)}  # k-grams seen with nothing before them
+    for s in train:
+        tokens = padded(s, n_start, n_end)
+        for t in range(n_start, len(tokens)):
+            for k in range(1, min(order, t + 1) + 1):
+                gram = tuple(tokens[t - k + 1 : t + 1])
+                if k >= 2 and gram[0] == gram[1] == "<s>":
+                    continue  # padding artefacts: KenLM pads with one <s>
+                raw[k][gram] += 1
+                if t - k < 0:
+                    without_left[k].add(gram)
+    adjusted = {order: dict(raw[order])}
+    for k in range(order - 1, 0, -1):
+        left = defaultdict(set)
+        for gram in raw[k + 1]:
+            left[gram[1:]].add(gram[0])
+        adjusted[k] = {
+            g: c if g[0] == "<s>" else len(left[g]) + (g in without_left[k]) for g, c in raw[k].items()
+        }
+    by_history = {k: defaultdict(dict) for k in adjusted}
+    for k, grams in adjusted.items():
+        for g, a in grams.items():
+            by_history[k][g[:-1]][g[-1]] = a
+    count_of_counts = [[sum(a == j for a in adjusted[k].values()) for j in range(5)] for k in range(1, order + 1)]
+
+    def discount(k, a):
+        return discounts[k - 1][min(a, 3) - 1]
+
+    def prob(word, context):
+        if word not in outcomes:
+            return 0.0
+        p = 1.0 / len(outcomes)
+        for k in range(1, len(context) + 2):
+            history = tuple(context[len(context) - k + 1 :]) if k > 1 else ()
+            seen = by_history[k].get(history)
+            if not seen:
+                continue  # a history never seen: P_k = P_{k-1}
+            total = sum(seen.values())
+            gamma = sum(discount(k, a) for a in seen.values()) / total
+            own = (seen[word] - discount(k, seen[word])) / total if word in seen else 0.0
+            p = own + gamma * p
+        return p
+
+    return prob, count_of_counts
+
+
+def expected_logprobs(model, reference, test):
+    n_start, n_end = model.convention.padding(model.order)
+    out = []
+    for s in test:
+        tokens = [t if t in model.vocab else "<unk>" for t in padded(s, n_start, n_end)]
+        for t in range(n_start, len(tokens)):
+            out.append(math.log(reference(tokens[t], tokens[max(0, t - model.order + 1) : t])))
+    return out
+
+
+# --- the formula ---------------------------------------------------------------------------
+
+
+def test_toy_numbers_by_hand():
+    model = KneserNey(2, discounts=[0.5, 1.0, 1.5]).fit([["a", "b"], ["a", "c"]])
+    assert model.adjusted_counts(1) == {("a",): 1, ("b",): 1, ("c",): 1, ("</s>",): 2}  # </s> after b and c
+    assert model.adjusted_counts(2) == {("<s>", "a"): 2, ("a", "b"): 1, ("a", "c"): 1, ("b", "</s>"): 1,
+                                        ("c", "</s>"): 1}
+    # γ_1 = (0.5 * 3 + 1.0 * 1) / 5 = 0.5; |V| = a, b, c, <unk>, </s>
+    assert model.prob("zzz") == pytest.approx(0.5 / 5)
+    assert model.prob("</s>") == pytest.approx((2 - 1.0) / 5 + 0.5 / 5)
+    assert model.prob("b") == pytest.approx((1 - 0.5) / 5 + 0.5 / 5)
+    # after a: u = (1 - 0.5) / 2, γ(a) = 0.5 * 2 / 2
+    assert model.prob("b", ["a"]) == pytest.approx(0.25 + 0.5 * 0.2)
+    assert model.prob("</s>", ["a"]) == pytest.approx(0.5 * 0.3)
+    assert model.prob("b", ["zzz"]) == pytest.approx(0.2)  # <unk> never a history: the unigram
+    assert model.count_of_counts_.tolist() == [[0, 3, 1, 0, 0], [0, 4, 1, 0, 0]]
+
+
+def test_padding_follows_kenlm():
+    model = KneserNey(3).fit([["a", "b"], ["a", "c"], ["b"]])
+    trigrams = model.adjusted_counts(3)
+    assert all(g[:2] != ("<s>", "<s>") for g in trigrams)  # padding artefacts are dropped
+    bigrams = model.adjusted_counts(2)
+    assert bigrams[("<s>", "a")] == 2 and bigrams[("<s>", "b")] == 1  # <s> n-grams keep raw counts
+    assert bigrams[("a", "b")] == 1  # a continuation count: only <s> precedes "a b"
+    assert model.adjusted_counts(1)[("b",)] == 2  # after a and after <s>
+    # so the first word of a sentence is the bigram model's P(w | <s>)
+    assert model.prob("a", ["<s>", "<s>"]) == model.prob("a", ["<s>"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(train=corpus, order=st.integers(1, 4), rows=st.lists(discount_rows, min_size=4, max_size=4),
+       convention=st.sampled_from(["standard", "course", "nltk"]))
+def test_matches_the_reference_implementation(train, order, rows, convention):
+    model = KneserNey(order, discounts=rows[:order], convention=convention).fit(train)
+    n_start, n_end = model.convention.padding(order)
+    reference, count_of_counts = reference_kneser_ney(train, order, rows, n_start, n_end, set(model.outcomes))
+    test = train[:3] + ([["a", "zz", "b"], ["e"]] if convention != "course" else [])
+    np.testing.assert_allclose(model.token_logprobs(test), expected_logprobs(model, reference, test), rtol=1e-12)
+    assert model.count_of_counts_.tolist() == count_of_counts
+
+
+def test_closed_form_discounts():
+    assert kneser_ney_discounts([0, 100, 40, 20, 10]).tolist() == pytest.approx(
+        [1 - 2 * (100 / 180) * 40 / 100, 2 - 3 * (100 / 180) * 20 / 40, 3 - 4 * (100 / 180) * 10 / 20])
+    assert kneser_ney_discounts([0, 10, 5, 2, 0])[2] == 3.0  # t4 = 0 is allowed (KenLM): D3+ = 3
+    with pytest.raises(ValueError, match="t2 = 0"):
+        kneser_ney_discounts([0, 10, 0, 2, 1])
+    with pytest.raises(ValueError, match=r"D2 = -.* outside \(0, 2\]"):
+        kneser_ney_discounts([0, 10, 1, 9, 1])
+    with pytest.raises(ValueError, match="t0..t4"):
+        kneser_ney_discounts([0, 1, 2])
+
+
+@pytest.fixture(scope="module")
+def english():
+    split = split_sentences(load_corpus("english"), heldout=0.1, test=0.1, seed=0)
+    return split.train[:3000], split.heldout[:300], split.test[:300]
+
+
+def test_closed_form_on_real_text_and_kneser_ney_beats_interpolation(english):
+    train, heldout, test = english
+    model = KneserNey(3).fit(train)
+    assert model.fallback_orders_ == ()
+    for row, t in zip(model.discounts_, model.count_of_counts_):
+        assert row.tolist() == pytest.approx(kneser_ney_discounts(t).tolist())
+    assert model.count_of_counts_[:, 1:].tolist() == [[2441, 865, 463, 272], [22550, 3492, 1271, 646],
+                                                      [45427, 3939, 1142, 492]]
+    np.testing.assert_allclose(model.discounts_, [[0.5852, 1.0602, 1.6248], [0.7635, 1.1663, 1.4477],
+                                                  [0.8522, 1.2588, 1.5314]], atol=1e-4)
+    result = evaluate(model, test)
+    assert result.n_oov > 0 and result.zero_probability_tokens == ()
+    interpolated = Interpolated(3).fit(train)
+    interpolated.fit_lambdas(heldout)
+    assert result.perplexity < evaluate(interpolated, test).perplexity
+    assert round(result.perplexity, 2) == 128.78
+
+
+def test_a_fitted_model_shares_the_count_tables_and_keeps_narrow_arrays(english):
+    """Memory: each order's keys are held once (by the count table), counts and suffix rows in 4
+    bytes, probabilities in 8 (float32 would miss KenLM's scores by more than 1e-6)."""
+    model = KneserNey(4).fit(english[0])
+    for k, (table, level) in enumerate(zip(model.counts.tables, model._levels), start=1):
+        assert level.keys is table.keys
+        assert (level.adjusted is table.counts) == (k == model.order)  # the top order's a: its raw counts
+        assert table.counts.dtype == level.adjusted.dtype == np.int32
+        assert level.u.dtype == level.gamma.dtype == np.float64 and level.gamma.size == table.n_histories
+        assert k == 1 or table.suffix_rows.dtype == np.int32
+        assert "history_counts" not in vars(table)  # built on first use, which Kneser-Ney never makes
+    assert model.history_count(["the"]) > 0 and "history_counts" in vars(model.counts.tables[1])
+
+
+def test_perplexity_table_same_test_set_throughout(english):
+    table = perplexity_table(english, orders=(1, 2, 3))
+    assert table.methods == ("add-one", "interpolation", "kneser-ney") and table.orders == (1, 2, 3)
+    add_one, interpolation, kneser_ney = table.perplexities
+    assert kneser_ney[2] < interpolation[2] < add_one[2]
+    assert add_one[2] > add_one[1]  # add-one gets worse with the order: it spreads mass over |V|**n
+    assert kneser_ney[2] == pytest.approx(evaluate(KneserNey(3).fit(english[0]), english[2]).perplexity)
+    assert table.n_oov > 0 and table.n_tokens == sum(len(s) + 1 for s in english[2])
+    lines = table.format("English").splitlines()
+    assert lines[0] == "English" and lines[1].split() == ["unigram", "bigram", "trigram"]
+    assert lines[4].startswith("kneser-ney") and f"{kneser_ney[2]:.2f}" in lines[4]
+
+
+# --- fallback and explicit discounts ---------------------------------------------------------
+
+
+def test_tiny_data_falls_back_to_kenlm_discounts_or_raises():
+    toy = [["i", "spent", "three", "years"], ["before", "the", "mast"], ["i", "spent", "money"]]
+    model = KneserNey(3).fit(toy)
+    assert model.fallback_orders_ == (1, 2, 3)
+    assert model.discounts_.tolist() == [list(FALLBACK_DISCOUNTS)] * 3
+    with pytest.raises(ValueError, match=r"order 1: no n-gram has adjusted count 2 \(t2 = 0\).*discounts="):
+        KneserNey(3, fallback=None).fit(toy)
+    given = KneserNey(2, discounts=[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]]).fit(toy)
+    assert given.discounts_.tolist() == [[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]] and given.fallback_orders_ == ()
+    custom = KneserNey(2, fallback=(0.7, 0.8, 0.9)).fit(toy)
+    assert custom.discounts_.tolist() == [[0.7, 0.8, 0.9]] * 2
+
+
+def test_a_high_order_fits_any_vocabulary():
+    # keys grow with the number of distinct n-grams, not with |V| ** order (55,108 ** 6 overflows int64)
+    model = KneserNey(6, fallback=(0.5, 1.0, 1.5)).fit([["w1", "w2"], ["w2"]],
+                                                       vocab=Vocabulary([f"w{i}" for i in range(55_105)]))
+    assert model.counts.base == 55_108 and 0 < model.prob("w2", ["<s>", "<s>", "<s>", "<s>", "w1"]) < 1
+
+
+def test_bad_discounts_get_clear_errors():
+    with pytest.raises(ValueError, match=r"shape \(3,\) or \(2, 3\)"):
+        KneserNey(2, discounts=[0.5, 1.0])
+    with pytest.raises(ValueError, match=r"D2 of order 2 is 2.5, expected 0 < D2 <= 2"):
+        KneserNey(2, discounts=[[0.5, 1.0, 1.5], [0.5, 2.5, 1.5]])
+    with pytest.raises(ValueError, match=r"D1 of order 1 is 0.0"):
+        KneserNey(1, discounts=[0, 1, 1])
+    with pytest.raises(ValueError, match=r"D3\+ of order 1 is nan"):
+        KneserNey(1, discounts=[0.5, 1, math.nan])
+    with pytest.raises(TypeError, match="discounts must contain only numbers"):
+        KneserNey(2, discounts=["a", "b", "c"])
+    with pytest.raises(TypeError, match="got a str"):
+        KneserNey(2, discounts="0.5")
+    with pytest.raises(ValueError, match="fallback must have shape"):
+        KneserNey(2, fallback=(0.5, 1.0))
+    with pytest.raises(ValueError, match="k must be an order between 1 and 2"):
+        KneserNey(2).fit([["a"]]).adjusted_counts(3)
+
+
+# --- the shared interface ------------------------------------------------------------------------
+
+
+contexts = st.lists(st.sampled_from(WORDS + ["<s>", "never-seen"]), max_size=3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(train=corpus, context=contexts, order=st.integers(1, 4), rows=st.none() | st.lists(discount_rows, min_size=4,
+       max_size=4), convention=st.sampled_from(["standard", "course", "nltk"]))
+def test_every_distribution_sums_to_one(train, context, order, rows, convention):
+    context = context[: order - 1]
+    model = KneserNey(order, None if rows is None else rows[:order], convention=convention).fit(train)
+    distribution = model.next_word_distribution(context)
+    assert set(distribution) == set(model.outcomes)
+    assert math.fsum(distribution.values()) == pytest.approx(1.0, abs=1e-9)
+    assert min(distribution.values()) > 0  # <unk> and unseen words too
+    assert list(distribution.values()) == sorted(distribution.values(), reverse=True)
+
+
+def test_vectorized_scores_equal_one_call_per_token_and_generation_is_seeded():
+    rng = np.random.default_rng(3)
+    train = [list(rng.choice(WORDS, size=rng.integers(1, 8))) for _ in range(40)]
+    test = [list(rng.choice(WORDS + ["zz"], size=rng.integers(0, 6))) for _ in range(10)]
+    model = KneserNey(3).fit(train)
+    expected = []
+    for s in test:
+        tokens = padded(s, 2, 1)
+        expected += [model.logprob(tokens[t], tokens[t - 2 : t]) for t in range(2, len(tokens))]
+    np.testing.assert_allclose(model.token_logprobs(test), expected, rtol=1e-12)
+    assert np.isfinite(model.token_logprobs(test)).all()
+    sample = model.generate(5, seed=1)
+    assert sample == model.generate(5, seed=1) and all(set(s) <= set(WORDS) | {"<unk>"} for s in sample)

@@ -1,0 +1,144 @@
+"""lmcore.units and lmcore.subwords: one denominator for every tokenization, BPE pieces that spell
+the text out exactly, unknown tokens paid for as chapter 3's coder pays for them."""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lmcore import coding
+from lmcore.evaluate import units
+from lmcore.ngram import AddK, KneserNey
+from lmcore.text import METASPACE, TOY_TEST, TOY_TRAIN, train_bpe
+
+TOY = [list(s) for s in TOY_TRAIN]
+ENGLISH = [s.split() for s in ("in the beginning god created the heavens and the earth",
+                               "the earth was formless and empty", "god said let there be light",
+                               "and there was light", "god saw the light and saw that it was good")]
+CHINESE = [["迈向", "充满", "希望", "的", "新", "世纪"], ["中国", "人民", "迈向", "新", "世纪"], ["希望", "的", "中国"]]
+
+
+@pytest.fixture(scope="module")
+def english_bpe():
+    return train_bpe(ENGLISH, 60)
+
+
+@pytest.fixture(scope="module")
+def chinese_bpe():
+    return train_bpe(CHINESE, 30, separator="")
+
+
+def test_bpe_learns_the_merges_by_hand():
+    """The first merges on the toy corpus, counted by hand: every pair seen twice, ties to the first units."""
+    bpe = train_bpe(TOY, 26)
+    assert bpe.merges[:4] == [("e", "n"), ("p", "en"), ("r", "e"), ("s", "pen")]
+    assert bpe.vocab_size == 26
+    assert train_bpe(TOY, 26).tokenizer.to_str() == bpe.tokenizer.to_str()  # the same text, the same tokenizer
+
+
+def test_english_pieces_mark_word_starts_and_never_cross_words(english_bpe):
+    pieces = english_bpe.encode(ENGLISH)
+    for sentence, sentence_pieces in zip(ENGLISH, pieces):
+        assert sum(p.startswith(METASPACE) for p in sentence_pieces) == len(sentence)
+        assert english_bpe.decode(sentence_pieces) == " ".join(sentence)
+        assert all(METASPACE not in p[1:] for p in sentence_pieces)
+
+
+def test_chinese_pieces_may_join_words(chinese_bpe):
+    pieces = chinese_bpe.encode(CHINESE)
+    assert ["".join(p) for p in pieces] == ["".join(s) for s in CHINESE]
+    assert any(len(p) > 1 for s in pieces for p in s)
+
+
+def test_an_unseen_character_stays_itself(english_bpe, chinese_bpe):
+    (pieces,) = english_bpe.encode([["god", "saw", "ω"]])
+    assert "ω" in pieces and "<unk>" not in pieces and english_bpe.decode(pieces) == "god saw ω"
+    (pieces,) = chinese_bpe.encode([["中国", "龘"]])
+    assert pieces[-1] == "龘"
+
+
+@settings(max_examples=20)
+@given(st.lists(st.lists(st.text("abcdeghilnorstw'-é", min_size=1, max_size=8), min_size=1, max_size=6),
+                min_size=1, max_size=4))
+def test_pieces_always_spell_the_text(english_bpe, sentences):
+    pieces = english_bpe.encode(sentences)
+    assert units.texts(pieces, "bpe") == [" ".join(s) for s in sentences]
+    assert [english_bpe.decode(p) for p in pieces] == [" ".join(s) for s in sentences]
+
+
+def test_one_denominator_for_words_pieces_and_characters(english_bpe, chinese_bpe):
+    for sentences, bpe, separator in ((ENGLISH, english_bpe, " "), (CHINESE, chinese_bpe, "")):
+        chars = units.characters(sentences, separator)
+        by_unit = {
+            "word": units.count_characters(units.texts(sentences, "word", separator)),
+            "bpe": units.count_characters(units.texts(bpe.encode(sentences), "bpe")),
+            "char": units.count_characters(units.texts(chars, "char")),
+        }
+        assert len(set(by_unit.values())) == 1, by_unit
+        # ... which is the number of tokens a character model predicts: the characters and one </s> each
+        assert by_unit["char"] == sum(len(s) + 1 for s in chars)
+        # ... and one more than chapter 3's coded text, which has no line break after the last sentence
+        assert by_unit["word"] == len(coding.join_text(sentences, separator)) + 1
+
+
+def test_english_characters_count_spaces_and_line_breaks():
+    assert units.count_characters(units.texts(TOY, "word")) == (17 + 14 + 13) + 3 + 3  # letters, spaces, breaks
+    assert units.characters([["i", "spent"]]) == [["i", " ", "s", "p", "e", "n", "t"]]
+
+
+def test_score_text_pays_for_unknown_words_as_chapter_3_does():
+    model = KneserNey(2).fit(ENGLISH)
+    speller = coding.fit_speller(ENGLISH)
+    test = [["god", "saw", "the", "darkness"], ["let", "there", "be", "water"]]
+    n_chars = units.count_characters(units.texts(test, "word"))
+    score = units.score_text(model, test, n_chars, speller)
+    assert score.n_unknown == 2 and score.n_tokens == 10
+    total = coding.surprisal_bits(model, test, speller)
+    assert score.token_bits + score.spelling_bits == pytest.approx(total, rel=1e-12)
+    assert score.bits_per_character == pytest.approx(total / n_chars)
+    assert score.perplexity == pytest.approx(2 ** score.bits_per_token)
+    with pytest.raises(ValueError, match="pass a speller"):
+        units.score_text(model, test, n_chars)
+    # a result computed before gives the same score without scoring again, and must fit the sentences
+    from lmcore.evaluate import evaluate
+    again = units.score_text(model, test, n_chars, speller, result=evaluate(model, test))
+    assert again == score
+    with pytest.raises(ValueError, match="result must be evaluate"):
+        units.score_text(model, test[:1], n_chars, speller, result=evaluate(model, test))
+    with pytest.raises(ValueError, match="result must be evaluate"):
+        units.score_text(model, test, n_chars, speller, result=evaluate(model, test, unknown="exclude"))
+
+
+def test_a_character_the_speller_never_saw_costs_its_code_point():
+    speller = coding.fit_speller(ENGLISH)
+    assert units.spelling_bits(speller, []) == 0.0
+    known, unknown = units.spelling_bits(speller, ["a"]), units.spelling_bits(speller, ["ω"])
+    assert unknown > math.log2(coding.CODE_POINTS) > known
+
+
+def test_the_toy_corpus_per_token_and_per_character():
+    model = AddK(2).fit(TOY)
+    n_chars = units.count_characters(units.texts(TOY_TEST, "word"))
+    score = units.score_text(model, TOY_TEST, n_chars)
+    assert n_chars == 36 and score.n_tokens == 8 and score.n_unknown == 0
+    assert score.bits_per_character == pytest.approx(units.per_character(score.bits_per_token, 8, 36))
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: units.texts([["a"]], "byte"), ValueError, "unit must be one of"),
+    (lambda: units.texts("a b", "word"), TypeError, "sentences must be a list of token lists"),
+    (lambda: units.texts([["a"]], "word", separator=None), TypeError, "separator must be a str"),
+    (lambda: units.count_characters("abc"), TypeError, "sentence_texts must be a list of str"),
+    (lambda: units.spelling_bits(None, ["a", ""]), TypeError, "words must be a list of non-empty str"),
+    (lambda: units.score_text(AddK(1).fit(TOY), TOY_TEST, 0), ValueError, "n_characters must be a positive int"),
+    (lambda: units.per_character(1.0, 0, 5), ValueError, "n_tokens must be a positive int"),
+    (lambda: train_bpe(TOY, 1), ValueError, "vocab_size must be an int >= 2"),
+    (lambda: train_bpe(TOY, 30, separator="_"), ValueError, "separator must be"),
+    (lambda: train_bpe([[]], 30), ValueError, "sentences is empty"),
+    (lambda: train_bpe([["a", 1]], 30), TypeError, r"sentences\[0\] must contain only str tokens"),
+    (lambda: train_bpe(TOY, 30).decode("abc"), TypeError, "pieces must be a list of str pieces"),
+])
+def test_bad_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
