@@ -1,4 +1,4 @@
-"""Paired bootstrap resampling of corpus BLEU, 1,000 resamples: lmcore.bleu_bootstrap against sacrebleu.
+"""Paired bootstrap resampling of corpus BLEU, 1,000 resamples: lmcore.bleu against sacrebleu.
 
 The data: two real translations, the King James Version (system A) and the World English Bible
 (system B), scored against Young's Literal Translation on N_VERSES verses drawn with seed 0

@@ -1,6 +1,6 @@
 """The Shannon game's two latencies, on the whole English training text (chapter 1's models).
 
-1. A model's top 10 next words for a context (``lmcore.shannon.top_k``): one vectorized call to
+1. A model's top 10 next words for a context (``lmcore.shannon.top_guesses``): one vectorized call to
    the model for all of its outcomes, then a partial sort. Goal: under 10 ms. For comparison,
    the obvious way, the first 10 items of ``model.next_word_distribution(context)`` (which
    builds a sorted dict of every outcome), is timed on the same contexts.
@@ -67,13 +67,13 @@ def bench_language(name: str, split, unit: str, common: str) -> None:
 
     test_contexts = contexts(trigram, split.test, N_CONTEXTS)
     for context in test_contexts[:5]:  # warm-up
-        shannon.top_k(trigram, context, 10)
-    fast = [timed_ms(shannon.top_k, trigram, context, 10) for context in test_contexts]
-    report("top 10 of the trigram (shannon.top_k)", fast, TOP_K_GOAL_MS)
+        shannon.top_guesses(trigram, context, 10)
+    fast = [timed_ms(shannon.top_guesses, trigram, context, 10) for context in test_contexts]
+    report("top 10 of the trigram (shannon.top_guesses)", fast, TOP_K_GOAL_MS)
     slow = [timed_ms(lambda c: list(trigram.next_word_distribution(c).items())[:10], context)
             for context in test_contexts]
     report("top 10 via next_word_distribution", slow, TOP_K_GOAL_MS)
-    print(f"  top_k is {statistics.median(slow) / statistics.median(fast):.1f}x faster (median)")
+    print(f"  top_guesses is {statistics.median(slow) / statistics.median(fast):.1f}x faster (median)")
 
     explorer = ShannonGameExplorer({name: GameSetup(models, split.test, unit)})
     guesses = []

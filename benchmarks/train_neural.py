@@ -64,9 +64,10 @@ def train_and_store(name: str) -> None:
     train_words, heldout_words, _ = parts(name)
     train = units.characters(train_words, settings["separator"])
     heldout = units.characters(heldout_words, settings["separator"])
+    config = neural.TrainingConfig(seed=settings["seed"], **{key: settings[key] for key in TRAINING})
     model, history = neural.train_new(
-        train, heldout, min_count=settings["min_count"], context=settings["context"], dim=settings["dim"],
-        hidden=settings["hidden"], seed=settings["seed"], **{key: settings[key] for key in TRAINING})
+        train, heldout, min_count=settings["min_count"], context_size=settings["context"], dim=settings["dim"],
+        hidden=settings["hidden"], config=config)
     path = neural.DATA / neural.STORED_MODELS[name]
     path.parent.mkdir(exist_ok=True)
     model.save(path, train_bits=history.train_bits, heldout_bits=history.heldout_bits,
@@ -111,7 +112,7 @@ def table(name: str) -> None:
             score = units.score_text(KneserNey(order).fit(train, vocab=vocab), test, n_chars, speller)
             row(f"KN {order}-gram", unit, len(vocab), score)
         if unit == "chars":
-            row(f"neural k={model.context}", unit, len(model.vocab), units.score_text(model, test, n_chars, speller))
+            row(f"neural k={model.context_size}", unit, len(model.vocab), units.score_text(model, test, n_chars, speller))
     print(f"  ({time.perf_counter() - start:.0f} s)")
 
 

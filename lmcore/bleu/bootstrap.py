@@ -21,6 +21,9 @@ Same draws as sacrebleu: ``seed`` (default 12345, sacrebleu's ``SACREBLEU_SEED``
 scores are sacrebleu's (tests/unit/test_bleu_bootstrap.py). sacrebleu reports, per system, the mean of
 the resampled scores and half the width of their 95% interval, and a two-sided p-value of its own
 (``sacrebleu_p_value`` here); it gives no interval for the difference itself.
+
+This module holds the pieces (statistics matrices, vectorized scores, draws, the result); the
+test is run by ``BLEU.paired_bootstrap`` and its one-call form ``paired_bootstrap``, in ``metric``.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from lmcore.bleu.score import BleuStats, sentence_stats
 from lmcore.bleu.signature import BleuSignature
 
 __all__ = ["stats_matrix", "sentence_stats_matrix", "bleu_scores", "resample_indices", "resampled_sums",
-           "order_statistic_interval", "PairedBootstrap", "paired_bootstrap"]
+           "order_statistic_interval", "PairedBootstrap"]
 
 SACREBLEU_SEED = 12345
 
@@ -60,10 +63,10 @@ def stats_matrix(stats: Sequence[BleuStats]) -> np.ndarray:
 
 
 def sentence_stats_matrix(hypotheses: Sequence, references: Sequence, *, max_order: int = 4,
-                          tokenize: str = "13a", lowercase: bool = False) -> np.ndarray:
+                          tokenize: str = "13a", lowercase: bool = False, nltk_totals: bool = False) -> np.ndarray:
     """:func:`stats_matrix` of ``lmcore.bleu.sentence_stats`` for every sentence of a corpus
-    (``references[i]``: the list of references of ``hypotheses[i]``). Summing the rows gives
-    ``corpus_stats``.
+    (``references[i]``: the list of references of ``hypotheses[i]``), with its settings. Summing
+    the rows gives ``corpus_stats``.
 
     Introduced in notebooks/06_bleu.ipynb, section "Going further: Is A better than B?".
 
@@ -75,7 +78,8 @@ def sentence_stats_matrix(hypotheses: Sequence, references: Sequence, *, max_ord
         raise TypeError("hypotheses and references must be lists, one entry per sentence")
     if len(hypotheses) != len(references):
         raise ValueError(f"hypotheses has {len(hypotheses)} items but references has {len(references)}")
-    return stats_matrix([sentence_stats(h, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase)
+    return stats_matrix([sentence_stats(h, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase,
+                                        nltk_totals=nltk_totals)
                          for h, refs in zip(hypotheses, references)])
 
 
@@ -104,9 +108,15 @@ def bleu_scores(rows, *, weights=None, smooth_method: str = "none", smooth_value
     0.46337
     """
     array = _rows(rows)
-    order = (array.shape[-1] - 2) // 2
-    signature = BleuSignature(max_order=order, weights=weights, smooth_method=smooth_method,
+    signature = BleuSignature(max_order=(array.shape[-1] - 2) // 2, weights=weights, smooth_method=smooth_method,
                               smooth_value=smooth_value, effective_order=effective_order)
+    return _scores(array, signature)
+
+
+def _scores(array: np.ndarray, signature: BleuSignature) -> np.ndarray:
+    """``bleu_scores`` of rows already checked by ``_rows``, with the settings of ``signature``."""
+    order = (array.shape[-1] - 2) // 2
+    smooth_method, effective_order = signature.smooth_method, signature.effective_order
     w, k = np.array(signature.weights), signature.smooth_value
     c, r = array[..., 0].astype(float), array[..., 1].astype(float)
     m, t = array[..., 2:2 + order].astype(float), array[..., 2 + order:].astype(float)
@@ -190,7 +200,7 @@ def order_statistic_interval(values, confidence: float = 0.95) -> tuple[float, f
 
 @dataclass(frozen=True)
 class PairedBootstrap:
-    """The result of :func:`paired_bootstrap`. Scores are on the 0-1 scale.
+    """The result of ``lmcore.bleu.paired_bootstrap`` and ``BLEU.paired_bootstrap``. Scores are on the 0-1 scale.
 
     ``score_a``, ``score_b``: corpus BLEU on the test set itself; ``delta = score_b - score_a``;
     ``scores_a``, ``scores_b``: the scores on each resample; ``interval``: the ``confidence``
@@ -265,37 +275,27 @@ class PairedBootstrap:
                 f"of {self.n_resamples:,} resamples")
 
 
-def paired_bootstrap(stats_a, stats_b, *, n_resamples: int = 1000, seed: int | None = SACREBLEU_SEED,
-                     confidence: float = 0.95, weights=None, smooth_method: str = "none",
-                     smooth_value: float | None = None, effective_order: bool = False) -> PairedBootstrap:
-    """Paired bootstrap resampling of corpus BLEU for two systems on the same sentences.
-
-    ``stats_a``, ``stats_b``: each system's sentence statistics, a :func:`stats_matrix` (or a list
-    of ``BleuStats``), row i for sentence i of the same test set. Both systems are scored on the
-    same ``n_resamples`` resamples (seeded: the same seed gives the same result, and sacrebleu's
-    draws by default); BLEU's settings are ``bleu_from_stats``'s.
-
-    Introduced in notebooks/06_bleu.ipynb, section "Going further: Is A better than B?".
-
-    >>> a = [BleuStats((3, 1), (4, 3), 4, 4), BleuStats((2, 0), (3, 2), 3, 4)]
-    >>> b = [BleuStats((4, 2), (4, 3), 4, 4), BleuStats((2, 1), (3, 2), 3, 4)]
-    >>> result = paired_bootstrap(a, b, n_resamples=200, seed=0)
-    >>> f"{result.score_a:.4f} {result.score_b:.4f} {result.wins_b:.2f}"
-    '0.3276 0.6217 1.00'
-    """
+def _statistics_pair(stats_a, stats_b, names: tuple[str, str] = ("stats_a", "stats_b")):
+    """Two systems' sentence statistics as matrices (:func:`stats_matrix` for lists of ``BleuStats``),
+    checked to be of the same shape; ``names`` are the arguments named in the error."""
     a, b = (stats_matrix(s) if isinstance(s, (list, tuple)) else _rows(s) for s in (stats_a, stats_b))
     if a.ndim != 2 or a.shape != b.shape:
-        raise ValueError(f"stats_a and stats_b must be matrices of the same shape (same sentences, same max "
+        raise ValueError(f"{names[0]} and {names[1]} must be matrices of the same shape (same sentences, same max "
                          f"order), got {a.shape} and {b.shape}")
+    return a, b
+
+
+def _resampled(a: np.ndarray, b: np.ndarray, signature: BleuSignature, *, n_resamples: int, seed: int | None,
+               confidence: float) -> PairedBootstrap:
+    """The paired bootstrap of two statistics matrices from ``_statistics_pair``, scored with the
+    weights and smoothing of ``signature`` (settings checked by whoever built it)."""
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1 (0.95 for 95%), got {confidence!r}")
-    settings = {"weights": weights, "smooth_method": smooth_method, "smooth_value": smooth_value,
-                "effective_order": effective_order}
     indices = resample_indices(a.shape[0], n_resamples, seed)
     both = np.concatenate([a, b], axis=1)  # one pass over the draws for both systems
     sums = resampled_sums(both, indices)
     width = a.shape[1]
-    scores_a = bleu_scores(sums[:, :width], **settings)
-    scores_b = bleu_scores(sums[:, width:], **settings)
-    score_a, score_b = (float(bleu_scores(m.sum(axis=0), **settings)) for m in (a, b))
+    scores_a = _scores(sums[:, :width], signature)
+    scores_b = _scores(sums[:, width:], signature)
+    score_a, score_b = (float(_scores(m.sum(axis=0), signature)) for m in (a, b))
     return PairedBootstrap(score_a, score_b, scores_a, scores_b, float(confidence), seed)

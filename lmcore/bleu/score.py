@@ -12,12 +12,18 @@ list of references of ``hypotheses[i]``, as in nltk; sacrebleu's reference
 *streams* (``streams[j][i]``: j-th reference of sentence i, None if missing)
 convert with ``references_from_streams``.
 
+This module counts (``sentence_stats``, ``corpus_stats``, ``ngram_table``) and combines
+(``bleu_from_stats``). Scoring text with one set of settings is ``BLEU(...).corpus_score`` and
+``.sentence_score`` (``metric``), which checks the settings once and passes them here;
+``corpus_bleu`` and ``sentence_bleu`` are its one-call forms.
+
 Where lmcore, sacrebleu 2.6 and nltk 3.10 differ (tests/parity/test_bleu_parity.py):
 
 - Same tokens and settings give sacrebleu's score (to ~1e-13 on its 0-100 scale).
 - Defaults: smooth_method="none", effective_order=False at both levels, so
-  sentence_bleu(h, refs) == corpus_bleu([h], [refs]). sacrebleu smooths with
-  "exp" by default, and its sentence_bleu turns effective_order on.
+  sentence_bleu(h, refs) == corpus_bleu([h], [refs]) and one BLEU() serves
+  both. sacrebleu smooths with "exp" by default, and its sentence_bleu (not
+  its BLEU().sentence_score) turns effective_order on.
 - nltk's corpus_bleu(list_of_references, hypotheses) takes them reversed.
 - Weights: sacrebleu's are uniform; nltk's set the max order; here they must
   have max_order entries. "halving" (1/2^n, Dive into Deep Learning) is
@@ -58,11 +64,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
-from lmcore.bleu.signature import PRETOKENIZED, TOKENIZERS, BleuSignature, check_flag, check_max_order
+from lmcore.bleu.signature import TOKENIZERS, BleuSignature, check_flag, check_max_order
 
 __all__ = ["BleuStats", "BleuResult", "NgramRow",
            "bleu_tokens", "references_from_streams", "sentence_stats", "corpus_stats", "ngram_table",
-           "brevity_penalty", "bleu_from_stats", "sentence_bleu", "corpus_bleu"]
+           "brevity_penalty", "bleu_from_stats"]
 
 _SACREBLEU_CLASSES = {"13a": "tokenizer_13a.Tokenizer13a", "intl": "tokenizer_intl.TokenizerV14International",
                       "zh": "tokenizer_zh.TokenizerZh", "char": "tokenizer_char.TokenizerChar"}
@@ -440,47 +446,3 @@ def _combine(stats: BleuStats, signature: BleuSignature) -> BleuResult:
     else:
         score = math.exp(math.log(bp) + math.fsum(w * math.log(p) for w, p in weighted))
     return BleuResult(score, tuple(precisions), bp, tuple(used), stats, signature)
-
-
-def corpus_bleu(hypotheses, references, *, max_order: int = 4, weights=None,
-                smooth_method: str = "none", smooth_value: float | None = None,
-                effective_order: bool = False, tokenize: str = "13a", lowercase: bool = False,
-                nltk_totals: bool = False) -> BleuResult:
-    """Corpus BLEU: add up every sentence's matches, totals, c and r, then combine once.
-
-    ``hypotheses[i]``: a string or a token list; ``references[i]``: the list of its
-    references (from sacrebleu's streams: ``references_from_streams``). ``weights``:
-    None or "uniform" (1/N), "halving" (1/2^n, non-standard) or N numbers >= 0.
-    ``tokenize`` applies to strings only; ``lowercase`` to strings and tokens, as in
-    sacrebleu; see ``bleu_from_stats`` for smoothing, ``BleuSignature`` for the signature.
-
-    >>> hyps = ["我 是 一位 老师".split(), "跟我 学 深度学习".split()]
-    >>> refs = [[["我", "是", "一个", "学生"], ["我", "是", "一位", "学生", "。"]],
-    ...         [["跟我", "一起", "学", "机器学习"]]]
-    >>> round(corpus_bleu(hyps, refs, max_order=2).score, 5)
-    0.46337
-    """
-    nrefs, texts = _corpus_shape(hypotheses, references, tokenize)
-    signature = BleuSignature(nrefs=nrefs, tokenize=tokenize if texts else PRETOKENIZED, lowercase=lowercase,
-                              smooth_method=smooth_method, smooth_value=smooth_value,
-                              effective_order=effective_order, max_order=max_order, weights=weights,
-                              nltk_totals=nltk_totals)  # checks the settings before counting a large corpus
-    stats = _counted(hypotheses, references, max_order, tokenize, lowercase, nltk_totals, texts)
-    return _combine(stats, signature)
-
-
-def sentence_bleu(hypothesis, references, *, max_order: int = 4, weights=None,
-                  smooth_method: str = "none", smooth_value: float | None = None,
-                  effective_order: bool = False, tokenize: str = "13a", lowercase: bool = False,
-                  nltk_totals: bool = False) -> BleuResult:
-    """BLEU of one hypothesis against its references, exactly ``corpus_bleu([h], [refs])``.
-
-    Same defaults as ``corpus_bleu``; sacrebleu's ``sentence_bleu`` defaults to
-    smooth_method="exp" and effective_order=True instead.
-
-    >>> round(sentence_bleu("我 是 一位 老师", ["我 是 一个 学生"], max_order=2).score, 4)
-    0.4082
-    """
-    return corpus_bleu([hypothesis], _one_sentence(references), max_order=max_order, weights=weights,
-                       smooth_method=smooth_method, smooth_value=smooth_value, effective_order=effective_order,
-                       tokenize=tokenize, lowercase=lowercase, nltk_totals=nltk_totals)

@@ -65,6 +65,36 @@ def _resolve_weights(weights, max_order: int) -> tuple[float, ...]:
     return tuple(map(float, weights))
 
 
+def _check_settings(*, tokenize: str, lowercase: bool, smooth_method: str, smooth_value: float | None,
+                    effective_order: bool, max_order: int, weights, nltk_totals: bool,
+                    tokenizers: tuple[str, ...] = TOKENIZERS) -> dict:
+    """BLEU's settings checked, as a dict of the values to use: flags as bools, ``weights`` as
+    floats, ``smooth_value`` with its default filled in. ValueError or TypeError naming the
+    setting otherwise. The one place where the settings are checked: ``BleuSignature`` and
+    ``BLEU`` both call it.
+
+    >>> _check_settings(tokenize="13a", lowercase=False, smooth_method="floor", smooth_value=None,
+    ...                 effective_order=False, max_order=2, weights="halving", nltk_totals=False)["weights"]
+    (0.5, 0.25)
+    """
+    if tokenize not in tokenizers:
+        raise ValueError(f"tokenize must be one of {tokenizers}, got {tokenize!r}")
+    flags = {name: check_flag(name, value) for name, value in
+             (("lowercase", lowercase), ("effective_order", effective_order), ("nltk_totals", nltk_totals))}
+    check_max_order(max_order)
+    resolved_weights = _resolve_weights(weights, max_order)
+    if smooth_method not in SMOOTHING_DEFAULTS:
+        raise ValueError(f"smooth_method must be one of {tuple(SMOOTHING_DEFAULTS)}, got {smooth_method!r}")
+    default, value = SMOOTHING_DEFAULTS[smooth_method], smooth_value
+    if value is not None and default is None:
+        raise ValueError(f"smooth_value is only used by 'floor' and 'add-k', not {smooth_method!r}")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Real)
+                              or not 0 <= value < math.inf):
+        raise ValueError(f"smooth_value must be a finite number >= 0, got {value!r}")
+    return {**flags, "weights": resolved_weights,
+            "smooth_value": None if default is None else float(default if value is None else value)}
+
+
 def _number(value: float) -> str:
     """The shortest text that reads back as ``value`` ("0.1", "1"); ``:g`` would round to 6 digits."""
     text = repr(float(value))
@@ -112,31 +142,18 @@ class BleuSignature:
     version: str = field(default=__version__, init=False)
 
     def __post_init__(self):
-        def keep(name: str, value) -> None:
-            object.__setattr__(self, name, value)  # frozen: fields are normalized here and only here
-
         if self.nrefs != "var":
             if isinstance(self.nrefs, bool) or not isinstance(self.nrefs, numbers.Integral):
                 raise TypeError(f"nrefs must be an int >= 1 or 'var', got {self.nrefs!r}")
             if self.nrefs < 1:
                 raise ValueError(f"nrefs must be >= 1 or 'var', got {self.nrefs}")
-            keep("nrefs", int(self.nrefs))
-        if self.tokenize not in TOKENIZERS + (PRETOKENIZED,):
-            raise ValueError(f"tokenize must be one of {TOKENIZERS + (PRETOKENIZED,)}, got {self.tokenize!r}")
-        for name in ("lowercase", "effective_order", "nltk_totals"):
-            keep(name, check_flag(name, getattr(self, name)))
-        check_max_order(self.max_order)
-        keep("weights", _resolve_weights(self.weights, self.max_order))
-        if self.smooth_method not in SMOOTHING_DEFAULTS:
-            raise ValueError(f"smooth_method must be one of {tuple(SMOOTHING_DEFAULTS)}, "
-                             f"got {self.smooth_method!r}")
-        default, value = SMOOTHING_DEFAULTS[self.smooth_method], self.smooth_value
-        if value is not None and default is None:
-            raise ValueError(f"smooth_value is only used by 'floor' and 'add-k', not {self.smooth_method!r}")
-        if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Real)
-                                  or not 0 <= value < math.inf):
-            raise ValueError(f"smooth_value must be a finite number >= 0, got {value!r}")
-        keep("smooth_value", None if default is None else float(default if value is None else value))
+            object.__setattr__(self, "nrefs", int(self.nrefs))
+        checked = _check_settings(tokenize=self.tokenize, lowercase=self.lowercase, smooth_method=self.smooth_method,
+                                  smooth_value=self.smooth_value, effective_order=self.effective_order,
+                                  max_order=self.max_order, weights=self.weights, nltk_totals=self.nltk_totals,
+                                  tokenizers=TOKENIZERS + (PRETOKENIZED,))
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)  # frozen: fields are normalized here and only here
 
     def format(self, short: bool = False) -> str:
         """The fields as ``key:value`` joined by "|"; the short keys if ``short``."""

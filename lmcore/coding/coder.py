@@ -296,9 +296,10 @@ class Coder:
         self._fresh_rows()
 
     def _state(self) -> tuple:
-        """What the remembered rows depend on: the models' counts, vocabularies and weights."""
-        return tuple((id(m.counts), id(m.vocab), repr(getattr(m, "lambdas", None)))
-                     for m in (self.model, self.speller) if m is not None)
+        """What the remembered rows depend on: the models' counts (or a neural model's output
+        weights), vocabularies and interpolation weights."""
+        return tuple((id(getattr(m, "counts", None)), id(getattr(m, "W2", None)), id(m.vocab),
+                      repr(getattr(m, "lambdas", None))) for m in (self.model, self.speller) if m is not None)
 
     def _fresh_rows(self) -> None:
         self.words = Predictor(self.model, self.method)

@@ -29,7 +29,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from lmcore.ngram import KneserNey, NgramModel
+from lmcore.lm import LanguageModel, check_language_model
+from lmcore.ngram import KneserNey
 from lmcore.text import BOS_ID
 
 __all__ = ["CODE_POINTS", "METHODS", "Predictor", "check_coding_model"]
@@ -40,7 +41,8 @@ _DENSE_CACHE = 4096  # histories whose whole distribution is kept (dense method)
 
 
 def check_coding_model(model, name: str) -> None:
-    """Raise unless ``model`` is a fitted lmcore n-gram model that ends each sentence with one ``</s>``.
+    """Raise unless ``model`` is a fitted lmcore language model that predicts one ``</s>`` after
+    each sentence and never ``<s>``.
 
     >>> from lmcore.ngram import AddK
     >>> check_coding_model(AddK(2, convention="course").fit([["a", "b"]]), "model")
@@ -48,16 +50,12 @@ def check_coding_model(model, name: str) -> None:
     ...
     ValueError: model must predict exactly one </s> after each sentence, so that the decoder knows where ...
     """
-    if not isinstance(model, NgramModel):
-        raise TypeError(f"{name} must be a fitted lmcore.ngram model, got {type(model).__name__}")
-    model.check_fitted()
-    if model.counts is None:
-        raise TypeError(f"{name} has no training counts (it was read from a file): fit it with lmcore.ngram")
-    start, end = model.convention.padding(model.order)
+    check_language_model(model, name)
+    start, end = model.sentence_padding
     if end != 1:
         raise ValueError(f"{name} must predict exactly one </s> after each sentence, so that the decoder knows "
                          f"where a sentence ends; its convention adds {end}: use convention='standard'")
-    if model.convention.bos_outcome and start > 0:
+    if BOS_ID in model.outcome_ids:
         raise ValueError(f"{name} treats <s> as an outcome (nltk's convention): use convention='standard'")
 
 
@@ -65,7 +63,8 @@ class Predictor:
     """The coding rows of one model: :meth:`rows` to encode a token, :meth:`decode` to get it back.
 
     ``method``: ``"backoff"`` (levels, for a Kneser-Ney model), ``"dense"`` (the whole
-    distribution, any model) or ``"auto"`` (backoff for Kneser-Ney, dense otherwise).
+    distribution, any :class:`lmcore.lm.LanguageModel`: n-gram, ARPA or neural) or ``"auto"``
+    (backoff for Kneser-Ney, dense otherwise).
     A token's shares of its rows multiply to the model's probability of it:
 
     >>> from lmcore.ngram import KneserNey
@@ -79,14 +78,17 @@ class Predictor:
     True
     """
 
-    def __init__(self, model: NgramModel, method: str = "auto"):
+    def __init__(self, model: LanguageModel, method: str = "auto"):
         if method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {method!r}")
         self.model = model
         self.backoff = method == "backoff" or (method == "auto" and isinstance(model, KneserNey))
-        self.order = model.order
-        self.n_start = model.convention.padding(model.order)[0]
-        self.base = model.counts.base
+        if self.backoff and getattr(model, "counts", None) is None:
+            raise TypeError("method='backoff' needs a model's training counts (an n-gram model fitted with "
+                            "lmcore.ngram): use method='dense'")
+        self.order = model.context_length + 1
+        self.n_start = model.sentence_padding[0]
+        self.base = len(model.vocab)
         self.outcomes = np.asarray(model.outcome_ids, dtype=np.int64)  # sorted vocabulary ids
         self.position = np.full(self.base, -1, dtype=np.int64)
         self.position[self.outcomes] = np.arange(self.outcomes.size)
@@ -97,7 +99,7 @@ class Predictor:
 
     def _probs(self, context: tuple[int, ...], ids: np.ndarray) -> np.ndarray:
         """P(id | context) for each of ``ids`` (the model's own id_probs, ``context`` its last tokens)."""
-        grams = np.zeros((ids.size, self.order), dtype=np.int64)
+        grams = np.full((ids.size, self.order), BOS_ID, dtype=np.int64)
         if context:
             grams[:, self.order - 1 - len(context) : self.order - 1] = context
         grams[:, -1] = ids
@@ -128,7 +130,7 @@ class Predictor:
             owner = np.repeat(np.arange(len(group)), size)
             is_outcome = self.position[ids] >= 0  # never <s>
             ids, owner = ids[is_outcome], owner[is_outcome]
-            block = np.zeros((ids.size, self.order), dtype=np.int64)
+            block = np.full((ids.size, self.order), BOS_ID, dtype=np.int64)
             context = np.array(group, dtype=np.int64).reshape(len(group), k)
             block[:, self.order - 1 - k : self.order - 1] = context[owner]
             block[:, -1] = ids

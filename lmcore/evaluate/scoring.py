@@ -54,6 +54,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lmcore.lm import LanguageModel, Sentences, check_language_model
+
 __all__ = ["UNKNOWN_MODES", "EOS_MODES", "PerplexityResult", "evaluate", "perplexity", "bits_per_token",
            "sentence_perplexities"]
 
@@ -94,10 +96,7 @@ def _check_modes(unknown: str, eos: str) -> None:
 def _scored(model, sentences, unknown: str, eos: str):
     """Per-token log-probabilities after the conventions, and which tokens enter the sum and the count."""
     _check_modes(unknown, eos)
-    if not hasattr(model, "score_tokens"):
-        raise TypeError(f"model must be a fitted lmcore model (an n-gram model, an ArpaModel or a NeuralLM), "
-                        f"got {type(model).__name__}")
-    scores = model.score_tokens(sentences)
+    scores = check_language_model(model).score_tokens(sentences)
     logprobs = scores.logprobs.copy()
     if unknown == "zero":
         logprobs[scores.is_oov] = -math.inf
@@ -108,7 +107,8 @@ def _scored(model, sentences, unknown: str, eos: str):
     return scores, logprobs, in_sum, in_count
 
 
-def evaluate(model, sentences, *, unknown: str = "unk", eos: str = "count") -> PerplexityResult:
+def evaluate(model: LanguageModel, sentences: Sentences, *, unknown: str = "unk",
+             eos: str = "count") -> PerplexityResult:
     """Corpus-level perplexity and cross-entropy of ``model`` on ``sentences``.
 
         H = -(1/N) Σ_t log2 P(w_t | h_t),   PP = 2 ** H
@@ -168,7 +168,8 @@ def _token_at(sentences, sentence_index: int, position: int) -> str:
     return sentence[position] if position < len(sentence) else "</s>"
 
 
-def perplexity(model, sentences, *, unknown: str = "unk", eos: str = "count") -> float:
+def perplexity(model: LanguageModel, sentences: Sentences, *, unknown: str = "unk",
+               eos: str = "count") -> float:
     """``evaluate(model, sentences, ...).perplexity``.
 
     Introduced in notebooks/04_perplexity.ipynb, section "From probability to perplexity".
@@ -176,12 +177,14 @@ def perplexity(model, sentences, *, unknown: str = "unk", eos: str = "count") ->
     return evaluate(model, sentences, unknown=unknown, eos=eos).perplexity
 
 
-def bits_per_token(model, sentences, *, unknown: str = "unk", eos: str = "count") -> float:
+def bits_per_token(model: LanguageModel, sentences: Sentences, *, unknown: str = "unk",
+                   eos: str = "count") -> float:
     """``evaluate(model, sentences, ...).cross_entropy``, in bits per token."""
     return evaluate(model, sentences, unknown=unknown, eos=eos).cross_entropy
 
 
-def sentence_perplexities(model, sentences, *, unknown: str = "unk", eos: str = "count") -> np.ndarray:
+def sentence_perplexities(model: LanguageModel, sentences: Sentences, *, unknown: str = "unk",
+                          eos: str = "count") -> np.ndarray:
     """Each sentence's own perplexity, same conventions as :func:`evaluate`.
 
     For teaching a pitfall: their mean is *not* the corpus perplexity (short sentences

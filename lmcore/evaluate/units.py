@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lmcore.checks import check_int, check_sentences, check_str
 from lmcore.coding import CODE_POINTS
 from lmcore.evaluate.scoring import evaluate
 from lmcore.text import METASPACE, UNK_ID
@@ -47,12 +48,7 @@ UNITS = ("word", "bpe", "char")
 
 
 def _sentences(sentences, name: str = "sentences") -> list:
-    if isinstance(sentences, str) or not isinstance(sentences, Sequence):
-        raise TypeError(f"{name} must be a list of token lists, got {type(sentences).__name__}")
-    for i, sentence in enumerate(sentences):
-        if isinstance(sentence, str) or not isinstance(sentence, Sequence):
-            raise TypeError(f"{name}[{i}] must be a list of str tokens, got {type(sentence).__name__}")
-    return list(sentences)
+    return list(check_sentences(sentences, name, allow_empty=True))
 
 
 def texts(sentences, unit: str, separator: str = " ") -> list[str]:
@@ -67,8 +63,7 @@ def texts(sentences, unit: str, separator: str = " ") -> list[str]:
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
-    if not isinstance(separator, str):
-        raise TypeError(f"separator must be a str, got {type(separator).__name__}")
+    check_str(separator, "separator")
     sentences = _sentences(sentences)
     if unit == "word":
         return [separator.join(s) for s in sentences]
@@ -154,8 +149,7 @@ def score_text(model, sentences, n_characters: int, speller=None, *, result=None
     >>> f"{score.perplexity:.4f} per token, {score.bits_per_character:.4f} bits per character"
     '3.5000 per token, 1.3555 bits per character'
     """
-    if isinstance(n_characters, bool) or not isinstance(n_characters, (int, np.integer)) or n_characters < 1:
-        raise ValueError(f"n_characters must be a positive int (see count_characters), got {n_characters!r}")
+    n_characters = check_int(n_characters, "n_characters")  # see count_characters
     sentences = _sentences(sentences)
     if result is None:
         result = evaluate(model, sentences)
@@ -177,7 +171,5 @@ def per_character(bits_per_token: float, n_tokens: int, n_characters: int) -> fl
     >>> per_character(6.0, 100, 500)      # 600 bits over 500 characters
     1.2
     """
-    for name, value in (("n_tokens", n_tokens), ("n_characters", n_characters)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive int, got {value!r}")
+    n_tokens, n_characters = check_int(n_tokens, "n_tokens"), check_int(n_characters, "n_characters")
     return bits_per_token * n_tokens / n_characters

@@ -4,6 +4,9 @@
   surprisal, unit conversion, Huffman codes (chapters 2 and 3).
 - ``estimators``: plug-in and Miller-Madow entropy from samples, block entropies, rate convergence.
 - ``sources``: i.i.d., Markov and mixture sources whose entropy rate is a formula.
+
+Their arguments are checked by :mod:`lmcore.checks` (``check_distribution``, ``check_base``,
+``PROBABILITY_SUM_TOLERANCE``), with the same errors as in every other package.
 """
 
 from __future__ import annotations
@@ -23,9 +26,6 @@ from lmcore.info.estimators import (
     token_counts,
 )
 from lmcore.info.measures import (
-    SUM_TOLERANCE,
-    check_distribution,
-    check_probability_array,
     convert,
     cross_entropy,
     distribution_perplexity,
@@ -39,9 +39,8 @@ from lmcore.info.measures import (
 from lmcore.info.sources import IIDSource, MarkovSource, MixtureSource
 
 __all__ = [
-    "SUM_TOLERANCE", "check_probability_array", "check_distribution", "surprisal", "entropy", "cross_entropy",
-    "kl_divergence", "distribution_perplexity", "perplexity_from_logprobs", "convert", "huffman_code",
-    "expected_code_length", "token_counts", "plugin_entropy", "miller_madow_correction", "miller_madow_entropy",
-    "EntropyGrowth", "entropy_growth", "block_entropy", "block_entropy_rates", "log_spaced", "SampleRates",
-    "sample_rates", "rate_convergence", "IIDSource", "MarkovSource", "MixtureSource",
+    "surprisal", "entropy", "cross_entropy", "kl_divergence", "distribution_perplexity", "perplexity_from_logprobs",
+    "convert", "huffman_code", "expected_code_length", "token_counts", "plugin_entropy", "miller_madow_correction",
+    "miller_madow_entropy", "EntropyGrowth", "entropy_growth", "block_entropy", "block_entropy_rates", "log_spaced",
+    "SampleRates", "sample_rates", "rate_convergence", "IIDSource", "MarkovSource", "MixtureSource",
 ]

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lmcore.checks import check_base, check_int
 from lmcore.info import measures as info
 
 __all__ = [
@@ -55,7 +56,7 @@ __all__ = [
 
 def _per_nat(base) -> float:
     """How many units of ``base`` one nat is (``1 / ln base``), ``base`` checked as :mod:`lmcore.info` does."""
-    return info.convert(1.0, math.e, base)
+    return 1.0 / math.log(check_base(base))
 
 
 def _counts(counts, name: str = "counts") -> np.ndarray:
@@ -237,11 +238,7 @@ def entropy_growth(tokens, sizes=None, seed: int | None = 0, base: float = 2) ->
 
 
 def _check_block_length(n, length: int, name: str = "n") -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(n).__name__}")
-    if not 1 <= n <= length:
-        raise ValueError(f"{name} must be between 1 and the sequence's length {length:,}, got {n}")
-    return int(n)
+    return check_int(n, name, maximum=length, maximum_label=f"the sequence's length {length:,}")
 
 
 def _block_counts(ids: np.ndarray, n: int) -> np.ndarray:
@@ -301,12 +298,7 @@ def log_spaced(n: int, points: int = 200) -> np.ndarray:
     >>> log_spaced(2000, 3).tolist()
     [1, 10, 45, 100, 1000, 2000]
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"n must be an int, got {type(n).__name__}")
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
-    if isinstance(points, bool) or not isinstance(points, (int, np.integer)) or points < 2:
-        raise ValueError(f"points must be an int >= 2, got {points!r}")
+    n, points = check_int(n, "n"), check_int(points, "points", minimum=2)
     powers = 10 ** np.arange(len(str(int(n))))
     return np.union1d(np.geomspace(1, n, points).round().astype(np.int64), powers[powers <= n])
 
@@ -378,7 +370,6 @@ def rate_convergence(source, n: int, n_samples: int = 5, seed: int = 0, points: 
     >>> f"{result.entropy_rate:.4f}", result.max_gap < 0.05
     ('0.5575', True)
     """
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
-        raise ValueError(f"n_samples must be an int >= 1, got {n_samples!r}")
+    n_samples = check_int(n_samples, "n_samples")
     rng = np.random.default_rng(seed)
     return sample_rates(source, [source.sample(n, seed=rng) for _ in range(n_samples)], points, base)

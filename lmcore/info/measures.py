@@ -9,10 +9,13 @@ This module knows nothing about text. A *distribution* is any of
 Conventions, the same in every function:
 
 - ``0 · log 0 = 0``: an outcome of probability 0 contributes nothing.
-- Probabilities must be finite, non-negative and sum to 1 within ``SUM_TOLERANCE``
-  (1e-6, so that rounded textbook numbers such as 0.333333 pass but a forgotten
-  outcome does not).
-- ``base`` is the logarithm's base: 2 gives bits (the default), ``math.e`` nats.
+- Probabilities must be finite, non-negative and sum to 1 within
+  :func:`lmcore.checks.sum_tolerance` (``max(1e-6, n · 5e-7 + 1e-12)`` for ``n``
+  outcomes, so that textbook numbers rounded to six decimals such as 0.333333 pass
+  but a forgotten outcome does not); :func:`lmcore.checks.check_distribution` checks them,
+  with the same messages everywhere in lmcore.
+- ``base`` is the logarithm's base: 2 gives bits (the default), ``math.e`` nats; any
+  finite number above 1 (:func:`lmcore.checks.check_base`).
 
 >>> entropy([1/2, 1/4, 1/8, 1/16] + [1/64] * 4)
 2.0
@@ -28,58 +31,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-SUM_TOLERANCE = 1e-6
+from lmcore.checks import check_base, check_distribution, check_probabilities
 
-
-# --- input checking -----------------------------------------------------------
-
-
-def _check_base(base: float) -> float:
-    if isinstance(base, bool) or not isinstance(base, (int, float, np.floating, np.integer)):
-        raise TypeError(f"base must be a number, got {type(base).__name__}")
-    if not (base > 1 and math.isfinite(base)):  # a base below 1 would make information negative
-        raise ValueError(f"base must be a finite number > 1 (2: bits, e: nats, 10: bans), got {base}")
-    return float(base)
-
-
-def check_probability_array(values, name: str = "p") -> np.ndarray:
-    """Probabilities (or weights) as a 1-d float array, checked for type, emptiness, NaN, sign and
-    infinity, but not for their sum; errors name the argument ``name``.
-
-    >>> check_probability_array([2, 1]).tolist()
-    [2.0, 1.0]
-    """
-    if isinstance(values, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence, array or dict of probabilities, got {type(values).__name__}")
-    try:
-        array = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must contain only numbers") from None
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
-    if array.size == 0:
-        raise ValueError(f"{name} is empty")
-    if np.isnan(array).any():
-        raise ValueError(f"{name} contains NaN")
-    if (array < 0).any():
-        raise ValueError(f"{name} has negative probabilities: {array[array < 0].tolist()}")
-    if np.isinf(array).any():
-        raise ValueError(f"{name} contains an infinite value")
-    return array
-
-
-def check_distribution(values, name: str = "p") -> np.ndarray:
-    """``values`` as a float array, checked: finite, non-negative, summing to 1 within
-    :data:`SUM_TOLERANCE`; errors name the argument ``name``.
-
-    >>> check_distribution([0.25, 0.75]).tolist()
-    [0.25, 0.75]
-    """
-    array = check_probability_array(values, name)
-    total = float(array.sum())
-    if abs(total - 1.0) > SUM_TOLERANCE:
-        raise ValueError(f"{name}: probabilities sum to {total:.6g}, expected 1 (tolerance {SUM_TOLERANCE:g})")
-    return array
+# --- two distributions, aligned (the checks themselves are lmcore.checks's) ------------
 
 
 def _pair(p, m) -> tuple[np.ndarray, np.ndarray]:
@@ -97,10 +51,6 @@ def _pair(p, m) -> tuple[np.ndarray, np.ndarray]:
     return p_array, m_array
 
 
-def _values(p, name: str) -> np.ndarray:
-    return check_distribution(list(p.values()) if isinstance(p, Mapping) else p, name)
-
-
 # --- measures of a distribution -------------------------------------------------
 
 
@@ -113,10 +63,8 @@ def surprisal(prob: float, base: float = 2) -> float:
     >>> surprisal(1/8)
     3.0
     """
-    base = _check_base(base)
-    prob = float(check_probability_array([prob], "prob")[0])
-    if prob > 1 + SUM_TOLERANCE:
-        raise ValueError(f"prob must be at most 1, got {prob}")
+    base = check_base(base)
+    prob = float(check_probabilities([prob], "prob")[0])  # up to PROBABILITY_SUM_TOLERANCE above 1 passes
     prob = min(prob, 1.0)  # a rounding error above 1 is certainty: never a negative surprisal
     return math.inf if prob == 0 else -math.log(prob) / math.log(base) + 0.0
 
@@ -129,8 +77,8 @@ def entropy(p, base: float = 2) -> float:
     >>> entropy([0.5, 0.5]), round(entropy([0.25, 0.75]), 4)
     (1.0, 0.8113)
     """
-    base = _check_base(base)
-    p = _values(p, "p")
+    base = check_base(base)
+    p = check_distribution(p, "p")
     nonzero = p[p > 0]
     return float(-(nonzero * np.log(nonzero)).sum() / math.log(base)) + 0.0
 
@@ -148,7 +96,7 @@ def cross_entropy(p, m, base: float = 2) -> float:
     >>> cross_entropy([0.5, 0.5], [0.5, 0.5])
     1.0
     """
-    base = _check_base(base)
+    base = check_base(base)
     p, m = _pair(p, m)
     support = p > 0
     if (m[support] == 0).any():
@@ -165,7 +113,7 @@ def kl_divergence(p, m, base: float = 2) -> float:
     >>> kl_divergence([0.5, 0.5], [0.5, 0.5])
     0.0
     """
-    base = _check_base(base)
+    base = check_base(base)
     p, m = _pair(p, m)
     support = p > 0
     if (m[support] == 0).any():
@@ -183,7 +131,7 @@ def distribution_perplexity(p, base: float = 2) -> float:
     >>> distribution_perplexity([1/8] * 8)
     8.0
     """
-    base = _check_base(base)
+    base = check_base(base)
     return float(base ** entropy(p, base))
 
 
@@ -209,7 +157,7 @@ def perplexity_from_logprobs(logprobs, log_base: float = math.e) -> tuple[float,
     >>> perplexity_from_logprobs([-1.0] * 50, log_base=10)[0]  # 50 digits, each 1/10
     10.0
     """
-    log_base = _check_base(log_base)
+    log_base = check_base(log_base, "log_base")
     try:
         values = np.asarray(logprobs, dtype=float)
     except (TypeError, ValueError):
@@ -234,7 +182,7 @@ def convert(value: float, from_base: float, to_base: float) -> float:
     >>> convert(1.0, 2, math.e) == math.log(2)
     True
     """
-    return float(value) * math.log(_check_base(from_base)) / math.log(_check_base(to_base))
+    return float(value) * math.log(check_base(from_base, "from_base")) / math.log(check_base(to_base, "to_base"))
 
 
 # --- Huffman codes ------------------------------------------------------------------
@@ -255,8 +203,8 @@ def huffman_code(probs) -> dict:
     >>> huffman_code([1/2, 1/4, 1/8, 1/8])
     {0: '0', 1: '10', 2: '110', 3: '111'}
     """
-    outcomes = list(probs) if isinstance(probs, Mapping) else list(range(len(_values(probs, "probs"))))
-    weights = _values(probs, "probs")
+    weights = check_distribution(probs, "probs")
+    outcomes = list(probs) if isinstance(probs, Mapping) else list(range(weights.size))
     heap = [(w, i, (outcome,)) for i, (outcome, w) in enumerate(zip(outcomes, weights)) if w > 0]
     codes = {outcome: "" for _, _, (outcome,) in heap}
     heapq.heapify(heap)
@@ -283,7 +231,7 @@ def expected_code_length(probs, code: Mapping | None = None) -> float:
     >>> expected_code_length([1/2, 1/4, 1/8, 1/8])
     1.75
     """
+    weights = check_distribution(probs, "probs")
     code = huffman_code(probs) if code is None else code
-    outcomes = list(probs) if isinstance(probs, Mapping) else range(len(probs))
-    weights = _values(probs, "probs")
+    outcomes = list(probs) if isinstance(probs, Mapping) else range(weights.size)
     return float(sum(w * len(code[x]) for x, w in zip(outcomes, weights) if w > 0))

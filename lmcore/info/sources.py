@@ -35,17 +35,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["IIDSource", "MarkovSource", "MixtureSource"]
+from lmcore.checks import check_base, check_distribution, check_int, check_probabilities
 
-_TOLERANCE = 1e-9
+__all__ = ["IIDSource", "MarkovSource", "MixtureSource"]
 
 
 def _log_base(base) -> float:
-    if isinstance(base, bool) or not isinstance(base, (int, float, np.integer, np.floating)):
-        raise TypeError(f"base must be a number such as 2 (bits) or math.e (nats), got {base!r}")
-    if not base > 0 or base == 1 or not np.isfinite(base):
-        raise ValueError(f"base must be positive, finite and not 1, got {base}")
-    return float(np.log(base))
+    """``ln base``, ``base`` checked as every function of :mod:`lmcore.info` checks it."""
+    return float(np.log(check_base(base)))
 
 
 def _entropy_nats(p: np.ndarray) -> float:
@@ -55,19 +52,8 @@ def _entropy_nats(p: np.ndarray) -> float:
 
 
 def _probability_vector(values, argument: str) -> np.ndarray:
-    try:
-        p = np.array(values, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{argument} must be a list of numbers, got {values!r}") from None
-    if p.ndim != 1 or p.size == 0:
-        raise ValueError(f"{argument} must be a non-empty 1-D list of probabilities, got shape {p.shape}")
-    if not np.all(np.isfinite(p)):
-        raise ValueError(f"{argument} must be finite, got {p.tolist()}")
-    if np.any(p < 0):
-        raise ValueError(f"{argument} must be non-negative, got {p.min()} at index {int(p.argmin())}")
-    if abs(p.sum() - 1) > _TOLERANCE:
-        raise ValueError(f"{argument} sum to {p.sum():.12g}, expected 1")
-    return p
+    """A distribution checked as :mod:`lmcore.info` checks one, copied (the source freezes its copy)."""
+    return np.array(check_distribution(values, argument))
 
 
 def _labels(labels, k: int, argument: str) -> tuple:
@@ -95,14 +81,6 @@ def _generator(seed) -> np.random.Generator:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
         raise TypeError(f"seed must be an int, None or a numpy Generator, got {seed!r}")
     return np.random.default_rng(seed)
-
-
-def _check_n(n) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"n must be an int, got {type(n).__name__}")
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
-    return int(n)
 
 
 class _Source:
@@ -205,7 +183,7 @@ class IIDSource(_Source):
 
     def block_entropy(self, n: int, base: float = 2) -> float:
         """:math:`H(X_1 \\dots X_n) = n H`: independent draws add their entropies."""
-        return _check_n(n) * self.entropy_rate(base)
+        return check_int(n, "n") * self.entropy_rate(base)
 
     def sample(self, n: int, seed=None) -> np.ndarray:
         """``n`` independent draws, as an int array of outcome indices.
@@ -213,7 +191,7 @@ class IIDSource(_Source):
         ``seed``: an int for a reproducible sample, ``None`` for fresh
         randomness, or a ``numpy.random.Generator`` to continue from.
         """
-        u = _generator(seed).random(_check_n(n))
+        u = _generator(seed).random(check_int(n, "n"))
         return np.searchsorted(self._cum, u, side="right").astype(np.int64)
 
     def surprisals(self, sample, base: float = 2) -> np.ndarray:
@@ -238,21 +216,11 @@ class MarkovSource(_Source):
     """
 
     def __init__(self, transition, states: Sequence | None = None):
-        try:
-            P = np.array(transition, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError(f"transition must be a square matrix of numbers, got {transition!r}") from None
-        if P.ndim != 2 or P.shape[0] != P.shape[1] or P.size == 0:
+        P = np.array(check_probabilities(transition, "transition", ndim=2))  # a copy: the source freezes it
+        if P.shape[0] != P.shape[1]:
             raise ValueError(f"transition must be a non-empty square matrix, got shape {P.shape}")
-        if not np.all(np.isfinite(P)):
-            raise ValueError("transition must be finite")
-        if np.any(P < 0):
-            i, j = np.argwhere(P < 0)[0]
-            raise ValueError(f"transition must be non-negative, got {P[i, j]} at row {i}, column {j}")
-        row_sums = P.sum(axis=1)
-        bad = np.flatnonzero(np.abs(row_sums - 1) > _TOLERANCE)
-        if bad.size:
-            raise ValueError(f"row {bad[0]} of transition sums to {row_sums[bad[0]]:.12g}, expected 1")
+        for i, row in enumerate(P):
+            check_distribution(row, f"row {i} of transition")
         self._P = P
         self._P.flags.writeable = False
         self._labels = _labels(states, P.shape[0], "states")
@@ -312,7 +280,7 @@ class MarkovSource(_Source):
         >>> [round(chain.block_entropy(n) / n, 4) for n in (1, 2, 10)]
         [0.65, 0.6038, 0.5667]
         """
-        return _entropy_nats(self._pi) / _log_base(base) + (_check_n(n) - 1) * self.entropy_rate(base)
+        return _entropy_nats(self._pi) / _log_base(base) + (check_int(n, "n") - 1) * self.entropy_rate(base)
 
     def sample(self, n: int, seed=None) -> np.ndarray:
         """A run of ``n`` states, as an int array of state indices; the first from :math:`\\pi`.
@@ -321,7 +289,7 @@ class MarkovSource(_Source):
         up in the current row's cumulative probabilities (n = 100,000 takes a
         few hundredths of a second). ``seed`` as in :meth:`IIDSource.sample`.
         """
-        u = _generator(seed).random(_check_n(n)).tolist()
+        u = _generator(seed).random(check_int(n, "n")).tolist()
         rows = self._row_cum
         state = bisect_right(self._start_cum, u[0])
         states = [state]
@@ -419,7 +387,7 @@ class MixtureSource(_Source):
 
         ``seed`` as in :meth:`IIDSource.sample`; one generator draws the pick, then the sample.
         """
-        n = _check_n(n)
+        n = check_int(n, "n")
         rng = _generator(seed)
         picked = int(np.searchsorted(self._cum, rng.random(), side="right"))
         return picked, self._sources[picked].sample(n, seed=rng)

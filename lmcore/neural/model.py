@@ -1,7 +1,7 @@
 """A small neural language model in numpy (Bengio et al. 2003), measured exactly like the n-gram models.
 
-The model predicts each token from the ``k`` tokens before it (``context``), as an n-gram
-model of order k + 1 does, but through learned numbers instead of counts:
+The model predicts each token from the ``k`` tokens before it (``context_size``), as an
+n-gram model of order k + 1 does, but through learned numbers instead of counts:
 
     x = [E[w_{t-k}]; ...; E[w_{t-1}]]          the k embeddings, each a row of E (|V| x d), one after another
     h = tanh(x W1 + b1)                          the hidden layer (H units)
@@ -10,22 +10,24 @@ model of order k + 1 does, but through learned numbers instead of counts:
 It is trained by making the training text's cross-entropy small (chapter 3): the mean
 negative log-likelihood ``L = -(1/B) Σ_b ln P(w_b | context_b)`` of a batch of B tokens,
 its gradient derived by hand (:meth:`NeuralLM.loss_and_gradients`), with Adam steps
-(:func:`train`). Everything is seeded: the same arguments give the same model.
+(:func:`lmcore.neural.train`, settings in a :class:`lmcore.neural.TrainingConfig`). Everything
+is seeded: the same arguments give the same model.
 
 Sentences are framed as the n-gram models frame them (``lmcore.ngram.Convention``'s
 standard): k ``<s>`` before each sentence (context only, never predicted), one ``</s>``
 after it (predicted), words outside the vocabulary as ``<unk>``. ``<s>`` is no outcome:
-its logit is set to -inf, so the probabilities of the outcomes sum to 1. The model offers
-:meth:`NeuralLM.score_tokens`, which is all :func:`lmcore.evaluate.evaluate` asks of a model:
-the same function, with the same conventions, scores it and the n-gram models.
+its logit is set to -inf, so the probabilities of the outcomes sum to 1. A
+:class:`NeuralLM` is a :class:`lmcore.lm.LanguageModel`: the same functions, with the same
+conventions, score it and the n-gram models, play the Shannon game and code text with it.
 
 Stored models (:func:`load_stored`) are trained by ``benchmarks/train_neural.py`` and kept
 in ``lmcore/data`` as float16 arrays (:meth:`NeuralLM.save`); they compute in float32.
 
+>>> from lmcore.neural import TrainingConfig, train
 >>> from lmcore.text import Vocabulary
 >>> toy = [["i", "spent", "three", "years"], ["before", "the", "mast"], ["i", "spent", "money"]]
->>> model = NeuralLM(Vocabulary.build(toy), context=1, dim=4, hidden=8, seed=0)
->>> history = train(model, toy, epochs=150, batch_size=13, learning_rate=0.05, decay=1.0)
+>>> model = NeuralLM(Vocabulary.build(toy), context_size=1, dim=4, hidden=8, seed=0)
+>>> history = train(model, toy, config=TrainingConfig(epochs=150, batch_size=13, learning_rate=0.05, decay=1.0))
 >>> model.prob("spent", ["i"]) > 0.95                     # a neural bigram: "spent" always followed "i"
 True
 """
@@ -33,18 +35,16 @@ True
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from lmcore.checks import check_int
-from lmcore.ngram import FramedTokens, TokenScores, flatten_sentences, frame_sentences
+from lmcore.lm import LanguageModel, TokenScores
+from lmcore.ngram import FramedTokens, flatten_sentences, frame_sentences
 from lmcore.text import BOS, BOS_ID, EOS, EOS_ID, UNK_ID, Vocabulary
 
-__all__ = ["PARAMETERS", "STORED_MODELS", "DATA", "NeuralLM", "TrainingHistory", "train", "train_new", "load_stored"]
+__all__ = ["PARAMETERS", "STORED_MODELS", "DATA", "NeuralLM", "load_stored"]
 
 #: The arrays of a model, in the order of the formula above.
 PARAMETERS = ("E", "W1", "b1", "W2", "b2")
@@ -55,31 +55,12 @@ STORED_MODELS = {"english": "neural_english.npz", "chinese": "neural_chinese.npz
 ROWS_PER_PASS = 2048  # rows scored at once: bounds the memory of a |V|-wide softmax
 
 
-@dataclass(frozen=True)
-class TrainingHistory:
-    """What :func:`train` did: per epoch, the mean training loss and the held-out cross-entropy.
-
-    ``train_bits[i]`` is the mean loss over the batches of epoch i + 1 (in bits per token,
-    the loss in nats divided by ln 2), measured while the parameters moved;
-    ``heldout_bits[i]`` the held-out cross-entropy after that epoch (NaN without held-out
-    text). ``best_epoch`` (from 1) is the epoch whose parameters the model keeps: the one
-    with the lowest held-out cross-entropy (the last one without held-out text).
-    ``seconds`` is the wall-clock training time.
-    """
-
-    train_bits: np.ndarray
-    heldout_bits: np.ndarray
-    best_epoch: int
-    seconds: float
-    n_train_tokens: int
-
-
-class NeuralLM:
+class NeuralLM(LanguageModel):
     """A feed-forward neural language model: k previous tokens -> embeddings -> tanh layer -> softmax.
 
     - ``vocab``: the tokens it knows (:class:`lmcore.text.Vocabulary`); the softmax has one
       output per id, ``<s>``'s masked out.
-    - ``context``: k, how many previous tokens it sees (an n-gram model of order k + 1 sees as many).
+    - ``context_size``: k, how many previous tokens it sees (an n-gram model of order k + 1 sees as many).
     - ``dim``: d, the length of each token's embedding; ``hidden``: H, the hidden units.
     - ``seed``: the random initial parameters (and nothing else).
 
@@ -87,20 +68,23 @@ class NeuralLM:
     float32. Introduced in notebooks/07_neural_models.ipynb, section "A small neural language model".
 
     >>> from lmcore.text import Vocabulary
-    >>> model = NeuralLM(Vocabulary(["a", "b"]), context=2, dim=3, hidden=4)
+    >>> model = NeuralLM(Vocabulary(["a", "b"]), context_size=2, dim=3, hidden=4)
     >>> model.n_parameters, f"{model.prob('a', ['<s>', 'b']):.4f}"    # 5 x 3 + 6 x 4 + 4 + 4 x 5 + 5
     (68, '0.2500')
     """
 
-    def __init__(self, vocab: Vocabulary, context: int = 8, dim: int = 16, hidden: int = 128, seed: int = 0):
+    keeps_last_tokens = True  # a longer context is cut to its last k tokens, as a window slides
+
+    def __init__(self, vocab: Vocabulary, context_size: int = 8, dim: int = 16, hidden: int = 128, seed: int = 0):
         if not isinstance(vocab, Vocabulary):
             raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
         self.vocab = vocab
-        self.context = check_int(context, "context")
+        self.outcome_ids = np.flatnonzero(np.arange(len(vocab)) != BOS_ID)
+        self.context_size = check_int(context_size, "context_size")
         self.dim = check_int(dim, "dim")
         self.hidden = check_int(hidden, "hidden")
         rng = np.random.default_rng(seed)
-        n_in, size = self.context * self.dim, len(vocab)
+        n_in, size = self.context_size * self.dim, len(vocab)
         self.E = rng.normal(0.0, 1.0, (size, self.dim)).astype(np.float32)
         self.W1 = (rng.normal(0.0, 1.0, (n_in, self.hidden)) / math.sqrt(n_in)).astype(np.float32)
         self.b1 = np.zeros(self.hidden, dtype=np.float32)
@@ -108,13 +92,18 @@ class NeuralLM:
         self.b2 = np.zeros(size, dtype=np.float32)
 
     def __repr__(self) -> str:
-        return (f"NeuralLM(context={self.context}, dim={self.dim}, hidden={self.hidden}, "
+        return (f"NeuralLM(context_size={self.context_size}, dim={self.dim}, hidden={self.hidden}, "
                 f"{len(self.vocab):,} ids, {self.n_parameters:,} parameters)")
 
     @property
-    def order(self) -> int:
-        """k + 1: the order of the n-gram model that sees as many tokens."""
-        return self.context + 1
+    def context_length(self) -> int:
+        """k: the tokens of context the model reads."""
+        return self.context_size
+
+    @property
+    def sentence_padding(self) -> tuple[int, int]:
+        """k ``<s>`` before each sentence, one ``</s>`` after it."""
+        return self.context_size, 1
 
     @property
     def n_parameters(self) -> int:
@@ -133,7 +122,7 @@ class NeuralLM:
         if ((ids == BOS_ID) | (ids == EOS_ID)).any():
             raise ValueError(f"sentences holds the marker {BOS} or {EOS}: lmcore adds them itself, "
                              "so pass the raw tokens")
-        framed = frame_sentences(ids, lengths, self.order, self.context, 1)
+        framed = frame_sentences(ids, lengths, self.context_size + 1, self.context_size, 1)
         if framed.grams.shape[0] == 0:
             raise ValueError("sentences has no tokens to predict")
         return framed
@@ -153,13 +142,14 @@ class NeuralLM:
         forward pass for a whole encoded stream at once, in float64.
 
         >>> from lmcore.text import Vocabulary
-        >>> model = NeuralLM(Vocabulary(["a"]), context=1, dim=2, hidden=2)   # untrained: uniform
+        >>> model = NeuralLM(Vocabulary(["a"]), context_size=1, dim=2, hidden=2)   # untrained: uniform
         >>> np.exp(model.grams_logprobs([[1, 3], [3, 2]])).round(4).tolist()  # 3 outcomes: a, <unk>, </s>
         [0.3333, 0.3333]
         """
         grams = np.asarray(grams)
-        if grams.ndim != 2 or grams.shape[1] != self.order or not np.issubdtype(grams.dtype, np.integer):
-            raise ValueError(f"grams must be an integer array of shape (N, {self.order}), got {grams.shape}")
+        width = self.context_size + 1
+        if grams.ndim != 2 or grams.shape[1] != width or not np.issubdtype(grams.dtype, np.integer):
+            raise ValueError(f"grams must be an integer array of shape (N, {width}), got {grams.shape}")
         if grams.size and (grams.min() < 0 or grams.max() >= len(self.vocab)):
             raise ValueError(f"grams holds ids outside 0..{len(self.vocab) - 1}")
         out = np.empty(grams.shape[0])
@@ -169,20 +159,10 @@ class NeuralLM:
             out[start:start + rows.shape[0]] = logp[np.arange(rows.shape[0]), rows[:, -1]]
         return out
 
-    def distribution(self, context: Sequence[str] = ()) -> np.ndarray:
-        """P(every id | ``context``), a |V| array (``<s>``'s entry 0). A context shorter than k is
-        padded with ``<s>`` on the left (a sentence start); a longer one keeps its last k tokens."""
-        if isinstance(context, str) or not isinstance(context, Sequence):
-            raise TypeError(f"context must be a sequence of tokens (e.g. a list of str), got {type(context).__name__}")
-        ids = [self.vocab.id(t) for t in context][-self.context:] if context else []
-        row = np.array([[BOS_ID] * (self.context - len(ids)) + ids])
-        return np.exp(self._log_softmax(self._hidden(row)[1])[0].astype(np.float64))
-
-    def prob(self, word: str, context: Sequence[str] = ()) -> float:
-        """P(word | context); a word outside the vocabulary is scored as ``<unk>``."""
-        if not isinstance(word, str):
-            raise TypeError(f"word must be a str, got {type(word).__name__}")
-        return float(self.distribution(context)[self.vocab.id(word)])
+    def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
+        """P(last id | the k ids before it) for each row (``<s>`` before a sentence start; the
+        model always reads its whole window, so ``context_len`` changes nothing)."""
+        return np.exp(self.grams_logprobs(grams))
 
     def score_tokens(self, sentences) -> TokenScores:
         """Log-probability of every predicted token of ``sentences`` (words and one ``</s>`` each),
@@ -192,25 +172,21 @@ class NeuralLM:
         return TokenScores(self.grams_logprobs(framed.grams), token_ids, framed.sentence_index,
                            framed.position, framed.is_eos, token_ids == UNK_ID)
 
-    def token_logprobs(self, sentences) -> np.ndarray:
-        """Natural-log probability of every predicted token of ``sentences``, in order."""
-        return self.score_tokens(sentences).logprobs
-
     def context_logprobs(self, sentences) -> np.ndarray:
         """ln P(token t | only its last c tokens of context, the others ``<s>``) for c = 0..k, as
         a (k + 1) x N array: row c is what a model cut off after c tokens gives (the sliding
         windows of :mod:`lmcore.evaluate` read it). Row k is :meth:`token_logprobs`.
 
         >>> from lmcore.text import Vocabulary
-        >>> model = NeuralLM(Vocabulary(["a"]), context=2, dim=2, hidden=2)
+        >>> model = NeuralLM(Vocabulary(["a"]), context_size=2, dim=2, hidden=2)
         >>> model.context_logprobs([["a", "a"]]).shape    # 3 cut-offs x (2 words + </s>)
         (3, 3)
         """
         grams = self.frame(sentences).grams
-        table = np.empty((self.context + 1, grams.shape[0]))
-        for c in range(self.context + 1):
+        table = np.empty((self.context_size + 1, grams.shape[0]))
+        for c in range(self.context_size + 1):
             cut = grams.copy()
-            cut[:, : self.context - c] = BOS_ID
+            cut[:, : self.context_size - c] = BOS_ID
             table[c] = self.grams_logprobs(cut)
         return table
 
@@ -256,15 +232,15 @@ class NeuralLM:
         numbers) to an ``.npz`` file that :meth:`load` reads without pickling."""
         arrays = {name: array.astype(dtype) for name, array in self.parameters().items()}
         np.savez_compressed(path, **arrays, tokens=np.array(self.vocab.words),
-                            sizes=np.array([self.context, self.dim, self.hidden, self.vocab.min_count]),
+                            sizes=np.array([self.context_size, self.dim, self.hidden, self.vocab.min_count]),
                             **{f"meta_{key}": np.asarray(value) for key, value in metadata.items()})
 
     @classmethod
     def load(cls, path) -> tuple[NeuralLM, dict[str, np.ndarray]]:
         """``(model, metadata)`` from a file :meth:`save` wrote; the parameters become float32."""
         with np.load(path, allow_pickle=False) as stored:
-            context, dim, hidden, min_count = (int(v) for v in stored["sizes"])
-            model = cls(Vocabulary([str(t) for t in stored["tokens"]], min_count), context, dim, hidden)
+            context_size, dim, hidden, min_count = (int(v) for v in stored["sizes"])
+            model = cls(Vocabulary([str(t) for t in stored["tokens"]], min_count), context_size, dim, hidden)
             for name in PARAMETERS:
                 setattr(model, name, stored[name].astype(np.float32))
             metadata = {key[5:]: stored[key] for key in stored.files if key.startswith("meta_")}
@@ -282,90 +258,3 @@ def load_stored(name: str) -> tuple[NeuralLM, dict[str, np.ndarray]]:
     if not path.exists():
         raise FileNotFoundError(f"{path} is missing: run python benchmarks/train_neural.py to train and store it")
     return NeuralLM.load(path)
-
-
-def train(model: NeuralLM, sentences, heldout=None, *, epochs: int = 5, batch_size: int = 256,
-          learning_rate: float = 3e-3, decay: float = 0.5, weight_decay: float = 0.0,
-          unigram_start: bool = True, seed: int = 0) -> TrainingHistory:
-    """Fit ``model`` to ``sentences`` by Adam on the batch loss; return the :class:`TrainingHistory`.
-
-    Each epoch visits every predicted training token once, in an order shuffled by ``seed``,
-    ``batch_size`` at a time. Adam (Kingma and Ba 2015; β1 = 0.9, β2 = 0.999) steps each
-    parameter by ``lr · m̂ / (√v̂ + 1e-8)``, with m and v running means of the gradient and its
-    square; the learning rate is multiplied by ``decay`` after every epoch. ``weight_decay`` also
-    shrinks every weight matrix (not the biases) by ``lr · weight_decay`` of itself at each step
-    (AdamW, Loshchilov and Hutter 2019), which keeps a model from fitting its training text too
-    closely. ``unigram_start`` first sets the output bias ``b2`` to the log of each outcome's
-    add-one training frequency, so that training starts from the unigram model, not the uniform
-    one. With ``heldout``
-    sentences, the cross-entropy on them is measured after each epoch, and the model keeps the
-    parameters of the best epoch (early stopping: held-out text chooses, as it chose λ in
-    chapter 5). The same arguments give the same model.
-
-    Introduced in notebooks/07_neural_models.ipynb, section "A small neural language model".
-    """
-    if not isinstance(model, NeuralLM):
-        raise TypeError(f"model must be a NeuralLM, got {type(model).__name__}")
-    epochs, batch_size = check_int(epochs, "epochs"), check_int(batch_size, "batch_size")
-    for name, value in (("learning_rate", learning_rate), ("decay", decay)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (value > 0 and math.isfinite(value)):
-            raise ValueError(f"{name} must be a positive number, got {value!r}")
-    if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)) or not 0 <= weight_decay < 1:
-        raise ValueError(f"weight_decay must be a number in [0, 1), got {weight_decay!r}")
-    grams = model.frame(sentences).grams
-    check = model.frame(heldout).grams if heldout is not None else None
-    if unigram_start:
-        counts = np.bincount(grams[:, -1], minlength=len(model.vocab)) + 1.0
-        model.b2[...] = np.log(counts / counts.sum())
-    rng = np.random.default_rng(seed)
-    moments = {name: (np.zeros_like(p), np.zeros_like(p)) for name, p in model.parameters().items()}
-    beta1, beta2, step, lr = 0.9, 0.999, 0, float(learning_rate)
-    train_bits, heldout_bits, best_bits = [], [], math.inf
-    best = {name: p.copy() for name, p in model.parameters().items()}
-    start = time.perf_counter()
-    for _ in range(epochs):
-        order = rng.permutation(grams.shape[0])
-        total = 0.0
-        for first in range(0, order.size, batch_size):
-            batch = grams[order[first:first + batch_size]]
-            loss, grads = model.loss_and_gradients(batch)
-            total += loss * batch.shape[0]
-            step += 1
-            scale = lr * math.sqrt(1 - beta2**step) / (1 - beta1**step)
-            for name, g in grads.items():
-                m, v = moments[name]
-                m *= beta1
-                m += (1 - beta1) * g
-                v *= beta2
-                v += (1 - beta2) * g * g
-                param = getattr(model, name)
-                if weight_decay and name in ("E", "W1", "W2"):
-                    param *= 1 - lr * weight_decay
-                param -= scale * m / (np.sqrt(v) + 1e-8)
-        train_bits.append(total / grams.shape[0] / math.log(2))
-        bits = -model.grams_logprobs(check).mean() / math.log(2) if check is not None else math.nan
-        heldout_bits.append(bits)
-        if check is None or bits < best_bits:
-            best_bits, best = bits, {name: p.copy() for name, p in model.parameters().items()}
-        lr *= decay
-    for name, p in best.items():
-        setattr(model, name, p)
-    best_epoch = len(heldout_bits) if check is None else int(np.nanargmin(heldout_bits)) + 1
-    return TrainingHistory(np.array(train_bits), np.array(heldout_bits), best_epoch,
-                           time.perf_counter() - start, int(grams.shape[0]))
-
-
-def train_new(sentences, heldout=None, *, min_count: int = 2, context: int = 8, dim: int = 16, hidden: int = 128,
-              seed: int = 0, **training) -> tuple[NeuralLM, TrainingHistory]:
-    """A new model on the vocabulary of ``sentences`` (tokens seen ``min_count`` times or more; the
-    rest is ``<unk>``), trained by :func:`train` (``training``: its keyword arguments). The one
-    recipe of the stored models (``benchmarks/train_neural.py``) and of the test that re-trains a
-    reduced one.
-
-    >>> model, history = train_new([list("abab"), list("ba")], context=2, dim=2, hidden=4, epochs=2)
-    >>> model.vocab.words, history.train_bits.shape
-    (('a', 'b'), (2,))
-    """
-    vocab = Vocabulary.build(sentences, min_count)
-    model = NeuralLM(vocab, context=context, dim=dim, hidden=hidden, seed=seed)
-    return model, train(model, sentences, heldout, seed=seed, **training)

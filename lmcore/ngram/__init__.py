@@ -3,9 +3,10 @@
 A model of order n predicts each token from the n - 1 tokens before it. Sentences
 are framed by a :class:`Convention`: by default (as KenLM and SRILM) each sentence
 gets n - 1 ``<s>`` before it (context only, never predicted) and one ``</s>`` after
-it (predicted, like a word). Every model is an :class:`NgramModel`
-(``model``); counts are kept in numpy tables (``counting``) and
-looked up by tokens (``model.count(history, word)``, ``model.continuations(history)``).
+it (predicted, like a word). Every model is an :class:`NgramModel` (``model``), a :class:`lmcore.lm.LanguageModel`;
+the models trained from counts are :class:`CountedNgramModel` s (``counted``), whose counts
+are kept in numpy tables (``counting``) and looked up by tokens
+(``model.count(word, context)``, ``model.continuations(context)``).
 Introduced in chapter 4, *Perplexity* (notebooks/04_perplexity.ipynb), section "The
 toy corpus by hand", and chapter 5, *Smoothing and interpolation*.
 
@@ -13,15 +14,16 @@ Models (all probabilities of an *outcome*: a known word, ``<unk>`` in an open
 vocabulary, ``</s>`` when sentences end with it; never ``<s>``, except under nltk's
 convention):
 
-- :class:`MLE`: ``P(w | h) = c(h, w) / c(h)``; an unseen history gives 0 (as nltk),
+- :class:`MLE` (``estimators``): ``P(w | h) = c(h, w) / c(h)``; an unseen history gives 0 (as nltk),
   and its :meth:`~NgramModel.next_word_distribution` raises, as it is undefined.
 - :class:`AddK`: ``P(w | h) = (c(h, w) + k) / (c(h) + k |V|)``, |V| = number of
   outcomes; ``k = 1`` is Laplace.
 - :class:`Interpolated`: ``P(w | h) = Σ_i λ_i P_i(w | h_i)`` (``interpolation``).
 - :class:`KneserNey`: interpolated modified Kneser-Ney, as KenLM's ``lmplz`` (``kneser_ney``).
 
-:func:`write_arpa` writes a model with backoff form as an ARPA file (``arpa_writer``),
-:func:`read_arpa` reads one (``arpa_reader``), KenLM's and SRILM's included.
+:func:`write_arpa` writes a model in backoff form (a :class:`BackoffModel`) as an ARPA file
+(``arpa_writer``) and refuses any other with the reason; :func:`read_arpa` reads one, KenLM's
+and SRILM's included, as an :class:`ArpaModel` (``arpa_reader``).
 
 A context shorter than n - 1 (the first words of a sentence when ``start_padding``
 is below n - 1, or a short ``context`` passed to :meth:`~NgramModel.prob`) is scored
@@ -36,8 +38,19 @@ with its unigram model this way.
 
 from __future__ import annotations
 
-from lmcore.ngram.arpa_reader import ArpaModel, read_arpa
-from lmcore.ngram.arpa_writer import DIGITS, LOG10_ZERO, write_arpa
+from lmcore.ngram.arpa_reader import (
+    ArpaModel,
+    read_arpa,
+)
+from lmcore.ngram.arpa_writer import (
+    DIGITS,
+    LOG10_ZERO,
+    BackoffModel,
+    write_arpa,
+)
+from lmcore.ngram.counted import (
+    CountedNgramModel,
+)
 from lmcore.ngram.counting import (
     INT64_MAX,
     FramedTokens,
@@ -53,7 +66,10 @@ from lmcore.ngram.counting import (
     lookup,
     take,
 )
-from lmcore.ngram.estimators import MLE, AddK
+from lmcore.ngram.estimators import (
+    MLE,
+    AddK,
+)
 from lmcore.ngram.interpolation import (
     LAMBDA_SUM_TOLERANCE,
     EMTrace,
@@ -64,21 +80,24 @@ from lmcore.ngram.interpolation import (
     interpolated_perplexity,
     interpolated_probs,
 )
-from lmcore.ngram.kneser_ney import FALLBACK_DISCOUNTS, KneserNey, kneser_ney_discounts
+from lmcore.ngram.kneser_ney import (
+    FALLBACK_DISCOUNTS,
+    KneserNey,
+    kneser_ney_discounts,
+)
 from lmcore.ngram.model import (
     CONVENTIONS,
     Convention,
     NgramModel,
-    NotFittedError,
-    TokenScores,
     resolve_convention,
 )
 
 __all__ = [
     "INT64_MAX", "FramedTokens", "NgramCounts", "NgramIndex", "NgramTable", "TokenCounts", "check_encoded",
     "check_markers", "check_order", "flatten_sentences", "frame_sentences", "lookup", "take", "CONVENTIONS",
-    "Convention", "NgramModel", "NotFittedError", "TokenScores", "resolve_convention", "MLE", "AddK",
+    "Convention", "NgramModel", "resolve_convention", "CountedNgramModel", "MLE", "AddK",
     "LAMBDA_SUM_TOLERANCE", "EMTrace", "Interpolated", "check_lambdas", "check_order_probs",
     "fit_interpolation_weights", "interpolated_perplexity", "interpolated_probs", "FALLBACK_DISCOUNTS",
-    "KneserNey", "kneser_ney_discounts", "DIGITS", "LOG10_ZERO", "write_arpa", "ArpaModel", "read_arpa",
+    "KneserNey", "kneser_ney_discounts", "DIGITS", "LOG10_ZERO", "BackoffModel", "write_arpa", "ArpaModel",
+    "read_arpa",
 ]

@@ -29,10 +29,10 @@ KneserNey and AddK are written exactly, Interpolated exactly up to order 2 (and 
 standard conversion above that, on request), MLE not at all: :func:`write_arpa` says why.
 
 >>> import os, tempfile
->>> from lmcore.ngram import KneserNey
+>>> from lmcore.ngram import KneserNey, write_arpa
 >>> model = KneserNey(2, discounts=[0.5, 1.0, 1.5]).fit([["a", "b"], ["a", "c"]])
 >>> path = os.path.join(tempfile.mkdtemp(), "toy.arpa")
->>> model.to_arpa(path)   # 1-grams: a b c <unk> </s> <s>; 2-grams: <s> a, a b, a c, b </s>, c </s>
+>>> write_arpa(model, path)   # 1-grams: a b c <unk> </s> <s>; 2-grams: <s> a, a b, a c, b </s>, c </s>
 (6, 5)
 >>> round(read_arpa(path).prob("b", ["a"]), 6)   # 0.35, as the model itself
 0.35
@@ -77,11 +77,7 @@ class ArpaModel(NgramModel):
         is_outcome[BOS_ID] = False
         self._is_outcome, self.outcome_ids = is_outcome, np.flatnonzero(is_outcome)
 
-    def fit(self, sentences, vocab=None, min_count: int = 1):
-        raise TypeError("an ArpaModel is read from a file (read_arpa), not fitted")
-
-    def check_backoff_form(self, exact: bool) -> None:
-        raise TypeError("an ArpaModel is already an ARPA file: copy the file instead of writing it again")
+    NO_BACKOFF_FORM = "an ArpaModel is already an ARPA file: copy the file instead of writing it again"
 
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
         log10_p = np.full(grams.shape[0], -np.inf)

@@ -1,28 +1,59 @@
 """Writing an lmcore n-gram model as an ARPA file: its backoff form, in log10.
 
-The format, and how lmcore's models map onto it, are described in :mod:`lmcore.ngram`,
-which also reads files back. This module knows models only through their public
-methods (``check_backoff_form``, ``id_probs``, ``lower_order_probs``, ``backoff_weights``),
-so that :meth:`lmcore.ngram.NgramModel.to_arpa` can use it without an import circle.
+A model in backoff form is a :class:`BackoffModel`: for every word w never seen after a
+history h in training, P(w | h) = α(h) Q(w | h'), h' being h without its first token.
+:func:`write_arpa` writes such a model and refuses any other with the reason. The format,
+and how lmcore's models map onto it, are described with the reader, ``arpa_reader``.
 """
 
 from __future__ import annotations
 
+import abc
 import math
+from pathlib import Path
 
 import numpy as np
 
+from lmcore.ngram.model import NgramModel
 from lmcore.text import BOS_ID, Vocabulary
 
-__all__ = ["DIGITS", "LOG10_ZERO", "write_arpa"]
+__all__ = ["DIGITS", "LOG10_ZERO", "BackoffModel", "write_arpa"]
 
 LOG10_ZERO = -99.0  # the format's stand-in for log10(0), used for <s>
 DIGITS = 7  # decimals of each log10 value: 5e-8 rounding, far below the 1e-6 round trip
 
 
+class BackoffModel(abc.ABC):
+    """An n-gram model fitted on counts, in backoff form, which :func:`write_arpa` can write.
+
+    Beside its own P(w | h) for the n-grams seen in training, it gives each order-k
+    distribution it backs off to (:meth:`lower_order_probs`) and each history's weight
+    α(h) (:meth:`backoff_weights`); :meth:`check_backoff_form` refuses a fitted model
+    whose settings leave no (exact) backoff form.
+    """
+
+    @abc.abstractmethod
+    def lower_order_probs(self, grams: np.ndarray, k: int) -> np.ndarray:
+        """Q_k(w | h): the order-k distribution (k < order) that the model backs off to, for
+        each row's k-gram (the last k columns), each a k-gram seen in training."""
+
+    @abc.abstractmethod
+    def backoff_weights(self, grams: np.ndarray, k: int) -> np.ndarray:
+        """α(h) for each row's history h (the last k columns, k < order), seen in training:
+        P(w | h) = α(h) Q_k(w | h') for every w never seen after h. A history starting with
+        ``<s>`` stands for the whole sentence start (``<s>`` repeated to order - 1 tokens)."""
+
+    def check_backoff_form(self, exact: bool) -> None:  # noqa: B027 (a hook: most models need no check)
+        """Raise if this fitted model cannot be written (exactly, when ``exact``); by default it can."""
+
+
 def _check_writable(model, exact) -> None:
-    if not callable(getattr(model, "backoff_weights", None)):
-        raise TypeError(f"model must be an lmcore.ngram model, got {type(model).__name__}")
+    if not isinstance(model, BackoffModel):
+        if not isinstance(model, NgramModel):
+            raise TypeError(f"model must be an lmcore n-gram model in backoff form (KneserNey, AddK, Interpolated), "
+                            f"got {type(model).__name__}")
+        reason = getattr(model, "NO_BACKOFF_FORM", "it has no backoff form")
+        raise TypeError(f"{type(model).__name__} cannot be written as an ARPA file: {reason}")
     if not isinstance(exact, bool):
         raise TypeError(f"exact must be True or False, got {exact!r}")
     model.check_fitted()
@@ -89,7 +120,7 @@ def _lines(vocab: Vocabulary, grams: np.ndarray, log10_probs: np.ndarray, log10_
     return [f"{p}\t{t}{b}" for p, t, b in zip(probs, text, backoffs)]
 
 
-def write_arpa(model, path, *, exact: bool = True) -> tuple[int, ...]:
+def write_arpa(model: BackoffModel, path: str | Path, *, exact: bool = True) -> tuple[int, ...]:
     """Write a fitted ``model`` to ``path`` as an ARPA file; returns the n-gram count of each order.
 
     Which models can be written (the model's convention must be the standard one):

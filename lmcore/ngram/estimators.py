@@ -12,19 +12,21 @@ import math
 
 import numpy as np
 
-from lmcore.ngram.model import Convention, NgramModel
+from lmcore.ngram.arpa_writer import BackoffModel
+from lmcore.ngram.counted import CountedNgramModel
+from lmcore.ngram.model import Convention
 from lmcore.text import BOS_ID
 
 __all__ = ["MLE", "AddK"]
 
 
-class MLE(NgramModel):
+class MLE(CountedNgramModel):
     """Maximum-likelihood estimate ``P(w | h) = c(h, w) / c(h)``.
 
     c(h) counts h as a history. An unseen history gives every word probability 0 (as
     nltk does), so a test set containing one has perplexity inf;
     :meth:`next_word_distribution` raises there, as the distribution is undefined.
-    It has no ARPA form (:meth:`to_arpa` refuses): ARPA cannot hold a probability 0.
+    It has no ARPA form (:func:`write_arpa` refuses): ARPA cannot hold a probability 0.
 
     Introduced in notebooks/04_perplexity.ipynb, section "Why test on unseen text".
 
@@ -33,6 +35,13 @@ class MLE(NgramModel):
     (0.5, 1.0, 0.0)
     """
 
+    # ARPA has no log10(0): by convention -99 stands for it, but KenLM reads that as
+    # 10**-99, so lmcore's inf perplexity would come back as a finite number
+    NO_BACKOFF_FORM = (
+        "it gives unseen words and n-grams probability 0, which ARPA cannot represent (-99 would make "
+        "KenLM's perplexity finite where lmcore's is inf); write a smoothed model (KneserNey, Interpolated, AddK)"
+    )
+
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
         return self._probs_from_counts(grams, context_len, self._estimate)
 
@@ -40,23 +49,17 @@ class MLE(NgramModel):
     def _estimate(c_hw: np.ndarray, c_h: np.ndarray) -> np.ndarray:
         return np.where(c_h > 0, c_hw / np.maximum(c_h, 1), 0.0)
 
-    def check_backoff_form(self, exact: bool) -> None:
-        # ARPA has no log10(0): by convention -99 stands for it, but KenLM reads that as
-        # 10**-99, so lmcore's inf perplexity would come back as a finite number
-        raise TypeError(
-            "MLE cannot be written as an ARPA file: it gives unseen words and n-grams probability 0, "
-            "which ARPA cannot represent (-99 would make KenLM's perplexity finite where lmcore's is inf); "
-            "write a smoothed model (KneserNey, Interpolated, AddK)"
-        )
+    def defined_at(self, grams: np.ndarray) -> np.ndarray:
+        return self._lookup_counts(self.order, grams)[1] > 0
 
 
-class AddK(NgramModel):
+class AddK(CountedNgramModel, BackoffModel):
     """Add-k smoothing ``P(w | h) = (c(h, w) + k) / (c(h) + k |V|)``; ``k = 1`` is Laplace.
 
     |V| is the number of outcomes (:attr:`outcomes`): by default the known words,
     ``<unk>`` and ``</s>``; 8 under the course's convention; nltk's ``len(vocab)``
     under ``convention="nltk"``. An unseen history gives the uniform 1/|V|.
-    :meth:`to_arpa` writes it exactly: each history's unseen n-grams share k / (c(h) + k|V|),
+    :func:`write_arpa` writes it exactly: each history's unseen n-grams share k / (c(h) + k|V|),
     a backoff weight times a uniform lower order.
 
     Introduced in notebooks/04_perplexity.ipynb, section "From probability to perplexity".
@@ -83,9 +86,6 @@ class AddK(NgramModel):
     # Backoff form: every n-gram unseen after h gets the same k / (c(h) + k|V|), which is
     # α(h) = k|V| / (c(h) + k|V|) times a uniform 1/|V|. So the lower orders of the file are
     # uniform (they are only ever backed off to) and the top order's histories carry α(h).
-
-    def check_backoff_form(self, exact: bool) -> None:
-        pass
 
     def lower_order_probs(self, grams: np.ndarray, k: int) -> np.ndarray:
         return np.full(grams.shape[0], 1.0 / self.outcome_ids.size)

@@ -25,8 +25,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from lmcore.info import perplexity_from_logprobs
-from lmcore.ngram.model import Convention, NgramModel, NotFittedError
-from lmcore.text import BOS_ID
+from lmcore.lm import NotFittedError
+from lmcore.ngram.arpa_writer import BackoffModel
+from lmcore.ngram.counted import CountedNgramModel
+from lmcore.ngram.counting import check_order
+from lmcore.ngram.estimators import MLE, AddK
+from lmcore.ngram.model import Convention
+from lmcore.text import BOS_ID, Vocabulary
 
 __all__ = [
     "LAMBDA_SUM_TOLERANCE", "EMTrace", "Interpolated", "check_lambdas", "check_order_probs",
@@ -184,39 +189,69 @@ def fit_interpolation_weights(order_probs, tolerance: float = 0.001, max_iterati
     )
 
 
-class Interpolated(NgramModel):
-    """Linear interpolation of orders 1..n: ``P(w | h) = Σ_i λ_i P_i(w | h_i)``, Σ λ_i = 1.
+class Interpolated(CountedNgramModel, BackoffModel):
+    """Linear interpolation of models of orders 1..n: ``P(w | h) = Σ_i λ_i P_i(w | h_i)``, Σ λ_i = 1.
 
-    - P_1 is the add-one unigram ``(c(w) + 1) / (N + |V|)`` over the outcomes, so no
-      outcome, not even ``<unk>``, ever gets probability 0.
-    - P_i for i >= 2 is the MLE ``c(h_i, w) / c(h_i)``. For a history never seen in
-      training (or one shorter than i - 1 tokens) it is undefined; lmcore then uses
-      P_{i-1} in its place. Every P_i is thus a distribution over the outcomes,
-      whatever the history, so the mix always sums to 1, and P_i does not depend on
-      λ, so a new λ re-scores with one weighted sum (:meth:`order_probs` and
-      :func:`interpolated_perplexity`).
+    ``components`` is the list of the n models, of orders 1, 2, ..., n, with one convention,
+    or just n for the classic mix (the default):
+
+    - P_1 is the add-one unigram ``(c(w) + 1) / (N + |V|)`` over the outcomes (``AddK(1)``),
+      so no outcome, not even ``<unk>``, ever gets probability 0.
+    - P_i for i >= 2 is the MLE ``c(h_i, w) / c(h_i)`` (``MLE(i)``).
+
+    Where a component has no distribution (an MLE after a history never seen in training,
+    or a history shorter than i - 1 tokens), lmcore uses P_{i-1} in its place. Every P_i is
+    thus a distribution over the outcomes, whatever the history, so the mix always sums to
+    1, and P_i does not depend on λ, so a new λ re-scores with one weighted sum
+    (:meth:`order_probs` and :func:`interpolated_perplexity`). :meth:`fit` fits every
+    component on the same sentences with one vocabulary (the MLE and add-k components share
+    one count table).
 
     ``lambdas`` (lowest order first) are given, or learned on held-out data by
     :meth:`fit_lambdas` (EM). The course's worked example mixes *add-one* estimates
-    (0.1 · 0.111111 + 0.3 · 0.2 + 0.6 · 0.001 = 0.071711): compute those with
-    :class:`lmcore.ngram.AddK` and mix them with :func:`interpolated_probs`.
+    (0.1 · 0.111111 + 0.3 · 0.2 + 0.6 · 0.001 = 0.071711): pass
+    ``[AddK(1), AddK(2), AddK(3)]``, or compute them with :class:`lmcore.ngram.AddK` and mix
+    them with :func:`interpolated_probs`.
 
-    :meth:`to_arpa` writes orders 1 and 2 exactly; from order 3 on, the fallback above has
-    no compact backoff form, and ``to_arpa(path, exact=False)`` writes the standard
-    conversion, equal to the model after every history seen in training
-    (:func:`lmcore.ngram.write_arpa` explains).
+    :func:`write_arpa` writes the classic mix of orders 1 and 2 exactly; from order 3 on, the
+    fallback above has no compact backoff form, and ``write_arpa(model, path, exact=False)``
+    writes the standard conversion, equal to the model after every history seen in training
+    (:func:`lmcore.ngram.write_arpa` explains). Other components have no backoff form here.
 
     Introduced in notebooks/04_perplexity.ipynb, section "From probability to perplexity".
 
     >>> m = Interpolated(2, lambdas=[0.5, 0.5]).fit([["a", "b"]])
     >>> m.prob("b", ["a"])   # 0.5 * (1 + 1) / (3 + 4) + 0.5 * 1
     0.6428571428571428
+    >>> smoothed = Interpolated([AddK(1), AddK(2, k=0.5)], lambdas=[0.5, 0.5]).fit([["a", "b"]])
+    >>> round(smoothed.prob("b", ["a"]), 6)   # 0.5 * 2 / 7 + 0.5 * (1 + 0.5) / (1 + 0.5 * 4)
+    0.392857
     """
 
-    def __init__(
-        self, order: int, lambdas: Sequence[float] | None = None, *, convention: Convention | str = "standard"
-    ):
+    def __init__(self, components: int | Sequence[CountedNgramModel], lambdas: Sequence[float] | None = None,
+                 *, convention: Convention | str = "standard"):
+        if isinstance(components, Sequence):
+            components = list(components)
+            order = len(components)
+            for i, component in enumerate(components):
+                if not isinstance(component, CountedNgramModel) or isinstance(component, Interpolated):
+                    raise TypeError(f"components[{i}] must be an lmcore n-gram model fitted on counts "
+                                    f"(MLE, AddK, KneserNey), got {type(component).__name__}")
+                if component.order != i + 1:
+                    raise ValueError(f"components must have orders 1, 2, ..., n in turn; components[{i}] "
+                                     f"has order {component.order}")
+            if order == 0:
+                raise ValueError("components must hold at least one model")
+            conventions = {component.convention for component in components}
+            if len(conventions) > 1:
+                raise ValueError(f"components must share one convention, got {len(conventions)}")
+            convention = conventions.pop()
+        else:
+            order = check_order(components)
+            components = [AddK(1, convention=convention)] + [MLE(i, convention=convention)
+                                                             for i in range(2, order + 1)]
         super().__init__(order, convention=convention)
+        self.components: tuple[CountedNgramModel, ...] = tuple(components)
         self.lambdas = lambdas
         self.em_trace_: EMTrace | None = None
 
@@ -229,14 +264,32 @@ class Interpolated(NgramModel):
     def lambdas(self, value) -> None:
         self._lambdas = None if value is None else check_lambdas(value, self.order)
 
+    @property
+    def classic(self) -> bool:
+        """Whether the components are the default add-one unigram and MLEs (which have a backoff form)."""
+        first, *rest = self.components
+        return (type(first) is AddK and first.k == 1.0 and all(type(c) is MLE for c in rest))
+
+    def fit_encoded(self, ids, lengths, vocab: Vocabulary):
+        super().fit_encoded(ids, lengths, vocab)
+        for component in self.components:
+            if type(component) in (MLE, AddK):  # a formula of the counts: these counts serve
+                component.vocab, component.counts = self.vocab, self.counts
+                component._is_outcome, component.outcome_ids = self._is_outcome, self.outcome_ids
+            else:
+                component.fit_encoded(ids, lengths, vocab)
+        return self
+
     def _order_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
+        self.check_fitted()
         probs = np.empty((grams.shape[0], self.order))
-        c_w, n_tokens = self._lookup_counts(1, grams)
-        probs[:, 0] = (c_w + 1.0) / (n_tokens + self.outcome_ids.size)
-        for k in range(2, self.order + 1):
-            c_hw, c_h = self._lookup_counts(k, grams)
-            defined = (context_len >= k - 1) & (c_h > 0)
-            probs[:, k - 1] = np.where(defined, c_hw / np.maximum(c_h, 1), probs[:, k - 2])
+        for k, component in enumerate(self.components, start=1):
+            rows = grams[:, self.order - k:]
+            lengths = np.minimum(context_len, k - 1)
+            probs[:, k - 1] = component.id_probs(rows, lengths)
+            if k > 1:
+                defined = (context_len >= k - 1) & component.defined_at(rows)
+                probs[:, k - 1] = np.where(defined, probs[:, k - 1], probs[:, k - 2])
         probs[~self._is_outcome[grams[:, -1]]] = 0.0
         return probs
 
@@ -270,6 +323,9 @@ class Interpolated(NgramModel):
     # Q_k), which no compact backoff form holds: see lmcore.ngram.write_arpa.
 
     def check_backoff_form(self, exact: bool) -> None:
+        if not self.classic:
+            raise TypeError("an Interpolated model has a backoff form only with its default components "
+                            "(add-one unigram, MLE above): write a KneserNey model instead")
         if self._lambdas is None:
             raise NotFittedError("lambdas are not set: pass lambdas= or call fit_lambdas(heldout)")
         if exact and self.order >= 3:
@@ -277,7 +333,8 @@ class Interpolated(NgramModel):
                 f"an Interpolated model of order {self.order} has no exact backoff form: after a history never "
                 "seen in training it moves the missing orders' weight to the highest defined order, while an ARPA "
                 "reader backs off to the lower orders' mix; exactness would need, for each seen history h, an n-gram "
-                "for every word seen after h' (tens of millions on the course's corpora). to_arpa(path, exact=False) "
+                "for every word seen after h' (tens of millions on the course's corpora). "
+                "write_arpa(model, path, exact=False) "
                 "writes the standard conversion, equal to the model wherever the history was seen in training; "
                 "KneserNey and AddK are written exactly"
             )

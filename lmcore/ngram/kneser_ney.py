@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lmcore.ngram.arpa_writer import BackoffModel
+from lmcore.ngram.counted import CountedNgramModel
 from lmcore.ngram.counting import lookup, take
-from lmcore.ngram.model import Convention, NgramModel
+from lmcore.ngram.model import Convention
 from lmcore.text import BOS_ID, Vocabulary
 
 __all__ = ["FALLBACK_DISCOUNTS", "KneserNey", "kneser_ney_discounts"]
@@ -94,7 +96,7 @@ class _KneserNeyLevel:
     dropped: slice
 
 
-class KneserNey(NgramModel):
+class KneserNey(CountedNgramModel, BackoffModel):
     """Interpolated modified Kneser-Ney (Chen and Goodman), with KenLM's (``lmplz``) rules.
 
     For a history h of k - 1 words and adjusted counts a (below),
@@ -241,9 +243,6 @@ class KneserNey(NgramModel):
         return probs
 
     # Backoff form: the recursion above is one already, with α(h) = γ(h) and Q_k = P_k.
-
-    def check_backoff_form(self, exact: bool) -> None:
-        pass
 
     def lower_order_probs(self, grams: np.ndarray, k: int) -> np.ndarray:
         return self.id_probs(grams, np.full(grams.shape[0], k - 1))

@@ -17,12 +17,11 @@ from lmcore.shannon.game import (
     context_profile,
     draw_sentence,
     model_context,
-    outcome_probs,
     play,
     play_step,
     predict,
     rank_of,
-    top_k,
+    top_guesses,
 )
 from lmcore.shannon.letters import (
     LETTERS,
@@ -39,7 +38,7 @@ from lmcore.shannon.letters import (
 )
 
 __all__ = [
-    "PIZZA", "Prediction", "Step", "model_context", "outcome_probs", "top_k", "rank_of", "predict",
+    "PIZZA", "Prediction", "Step", "model_context", "top_guesses", "rank_of", "predict",
     "check_guess", "check_sentence", "check_models", "play_step", "play", "draw_sentence", "ContextProfile",
     "context_profile", "LETTERS", "SHANNON_1951", "to_letters", "guess_counts", "guess_frequencies",
     "shannon_bounds", "letter_vocabulary", "fit_letter_model", "LetterRun", "letter_game", "log2_symbols",

@@ -1,12 +1,12 @@
 """The Shannon game: guess the next word (or character) of a real sentence, against n-gram models.
 
 Before each token of a held-out sentence, a player guesses it; then each model shows what it
-would have said: its top k next tokens with their probabilities, the *rank* it gave the true
+would have said: its top next tokens with their probabilities, the *rank* it gave the true
 token (its guess number: 1 = its first guess) and the probability it gave it, whose surprisal
 ``-log2 P`` is the model's cost for that token in bits. Added up over a whole test text, these
 costs are what chapters 2-4 turn into entropy, cross-entropy and perplexity.
 
-- :func:`top_k`, :func:`rank_of` and :func:`predict` read one model at one context;
+- :func:`top_guesses`, :func:`rank_of` and :func:`predict` read one model at one context;
 - :func:`play_step` plays one token, :func:`play` a whole guessed sentence (per-step records,
   :class:`Step`, with running tallies); :func:`check_guess` and :func:`check_sentence` say what
   is wrong with a guess or a sentence;
@@ -17,7 +17,7 @@ Shannon's 1951 letter game and his bounds are in :mod:`lmcore.shannon`.
 
 Ranks and ties: a model guesses its outcomes in order of probability; equal probabilities are
 guessed in the model's outcome order (vocabulary order: more frequent in training first, then
-alphabetical), the order :meth:`~lmcore.ngram.NgramModel.next_word_distribution` lists them in.
+alphabetical), the order :meth:`~lmcore.lm.LanguageModel.next_word_distribution` lists them in.
 So the rank of a token is ``1 + #(outcomes more probable) + #(equally probable ones listed
 before it)``, its position in that list.
 
@@ -25,7 +25,7 @@ Introduced in notebooks/01_shannon_game.ipynb, section "Play it on real text: th
 
 >>> from lmcore.ngram import MLE
 >>> model = MLE(2).fit([["i", "spent", "three", "years"], ["i", "spent", "money"]])
->>> top_k(model, ["spent"], k=3)
+>>> top_guesses(model, ["spent"], n_guesses=3)
 (('money', 0.5), ('three', 0.5), ('<unk>', 0.0))
 >>> rank_of(model, ["spent"], "three")   # a tie with "money", listed first (same count, alphabetical)
 (2, 0.5)
@@ -41,11 +41,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from lmcore.i18n import Message, translatable
-from lmcore.ngram import NgramModel
+from lmcore.lm import LanguageModel, check_language_model
 from lmcore.text import BOS, MARKERS, is_punctuation
 
 __all__ = [
-    "PIZZA", "Prediction", "Step", "model_context", "outcome_probs", "top_k", "rank_of", "predict",
+    "PIZZA", "Prediction", "Step", "model_context", "top_guesses", "rank_of", "predict",
     "check_guess", "check_sentence", "check_models", "play_step", "play", "draw_sentence",
     "ContextProfile", "context_profile",
 ]
@@ -59,52 +59,21 @@ UNITS = ("word", "char")
 # --- one model, one context ----------------------------------------------------------------
 
 
-def _check_model(model, name: str = "model") -> NgramModel:
-    if not isinstance(model, NgramModel):
-        raise TypeError(f"{name} must be a fitted lmcore n-gram model, got {type(model).__name__}")
-    model.check_fitted()
-    return model
-
-
-def model_context(model: NgramModel, history: Sequence[str]) -> tuple[str, ...]:
-    """The context ``model`` uses after the tokens ``history`` of a sentence: its last order - 1
-    tokens, after the ``<s>`` padding the model's convention puts before a sentence.
+def model_context(model: LanguageModel, history: Sequence[str]) -> tuple[str, ...]:
+    """The context ``model`` uses after the tokens ``history`` of a sentence: its last
+    ``context_length`` tokens (order - 1 for an n-gram model), after the ``<s>`` padding the
+    model puts before a sentence.
 
     >>> from lmcore.ngram import MLE
     >>> trigram = MLE(3).fit([["a", "b", "c"]])
     >>> model_context(trigram, []), model_context(trigram, ["a"]), model_context(trigram, ["a", "b", "c"])
     (('<s>', '<s>'), ('<s>', 'a'), ('b', 'c'))
     """
-    _check_model(model)
-    n_start, _ = model.convention.padding(model.order)
+    check_language_model(model)
+    n_start, _ = model.sentence_padding
     tokens = [BOS] * n_start + list(history)
-    keep = model.order - 1
+    keep = model.context_length
     return tuple(tokens[len(tokens) - keep:]) if keep else ()
-
-
-def outcome_probs(model: NgramModel, context: Sequence[str] = ()) -> np.ndarray:
-    """P(o | context) for every outcome o of ``model``, aligned with ``model.outcomes``.
-
-    The vectorized core in one call (:meth:`~lmcore.ngram.NgramModel.id_probs` on one row per
-    outcome), without building the sorted dict that
-    :meth:`~lmcore.ngram.NgramModel.next_word_distribution` returns: a few times faster.
-
-    >>> from lmcore.ngram import MLE
-    >>> model = MLE(2).fit([["a", "b"], ["a", "c"]])
-    >>> dict(zip(model.outcomes, outcome_probs(model, ["a"]).tolist()))
-    {'<unk>': 0.0, '</s>': 0.0, 'a': 0.0, 'b': 0.5, 'c': 0.5}
-    """
-    _check_model(model)
-    if isinstance(context, str) or not isinstance(context, Sequence):
-        raise TypeError(f"context must be a sequence of tokens (e.g. a list of str), got {type(context).__name__}")
-    if len(context) > model.order - 1:
-        raise ValueError(f"context has {len(context)} tokens; a model of order {model.order} "
-                         f"uses at most {model.order - 1}")
-    ids = model.vocab.encode(list(context))
-    grams = np.zeros((model.outcome_ids.size, model.order), dtype=np.int64)
-    grams[:, model.order - 1 - ids.size: model.order - 1] = ids
-    grams[:, -1] = model.outcome_ids
-    return model.id_probs(grams, np.full(grams.shape[0], ids.size))
 
 
 def _sorted_top(probs: np.ndarray, k: int) -> np.ndarray:
@@ -118,29 +87,30 @@ def _sorted_top(probs: np.ndarray, k: int) -> np.ndarray:
     return ordered[:k]
 
 
-def _check_k(k) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k must be an integer >= 1, got {k!r}")
-    return int(k)
+def _check_n_guesses(n_guesses) -> int:
+    if isinstance(n_guesses, bool) or not isinstance(n_guesses, (int, np.integer)) or n_guesses < 1:
+        raise ValueError(f"n_guesses must be an integer >= 1, got {n_guesses!r}")
+    return int(n_guesses)
 
 
-def top_k(model: NgramModel, context: Sequence[str] = (), k: int = 10) -> tuple[tuple[str, float], ...]:
-    """The ``k`` outcomes ``model`` finds most probable after ``context``, with their probabilities,
+def top_guesses(model: LanguageModel, context: Sequence[str] = (),
+                n_guesses: int = 10) -> tuple[tuple[str, float], ...]:
+    """The ``n_guesses`` outcomes ``model`` finds most probable after ``context``, with their probabilities,
     most probable first; equal probabilities in the model's outcome order (as
-    :meth:`~lmcore.ngram.NgramModel.next_word_distribution`, whose first k items these are).
+    :meth:`~lmcore.lm.LanguageModel.next_word_distribution`, whose first items these are).
 
     Introduced in notebooks/01_shannon_game.ipynb, section "Play it on real text: the Shannon game".
 
     >>> from lmcore.ngram import MLE
-    >>> top_k(MLE(1).fit([["a", "b", "a"]]), k=2)   # c(a) = 2 of 4 tokens (</s> included)
+    >>> top_guesses(MLE(1).fit([["a", "b", "a"]]), n_guesses=2)   # c(a) = 2 of 4 tokens (</s> included)
     (('a', 0.5), ('</s>', 0.25))
     """
-    probs = outcome_probs(model, context)
-    best = _sorted_top(probs, _check_k(k))
+    probs = check_language_model(model).distribution(context)
+    best = _sorted_top(probs, _check_n_guesses(n_guesses))
     return tuple(zip(model.vocab.decode(model.outcome_ids[best]), probs[best].tolist()))
 
 
-def _outcome_index(model: NgramModel, token: str) -> int:
+def _outcome_index(model: LanguageModel, token: str) -> int:
     """Index of ``token`` (``<unk>`` if unknown) in ``model.outcome_ids``, or -1 if it is no outcome."""
     token_id = model.vocab.id(token)
     index = int(np.searchsorted(model.outcome_ids, token_id))
@@ -152,7 +122,7 @@ def _rank(probs: np.ndarray, index: int) -> int:
     return int(1 + np.count_nonzero(probs > p) + np.count_nonzero(probs[:index] == p))
 
 
-def rank_of(model: NgramModel, context: Sequence[str], token: str) -> tuple[int, float]:
+def rank_of(model: LanguageModel, context: Sequence[str], token: str) -> tuple[int, float]:
     """``(rank, probability)`` that ``model`` gives ``token`` after ``context``.
 
     The rank is the model's guess number: 1 + the number of outcomes it finds more probable +
@@ -165,7 +135,7 @@ def rank_of(model: NgramModel, context: Sequence[str], token: str) -> tuple[int,
     >>> rank_of(MLE(1).fit([["a", "b", "a"]]), [], "b")   # a tie with </s> (4 tokens), listed first
     (3, 0.25)
     """
-    prediction = predict(model, context, token, k=1)
+    prediction = predict(model, context, token, n_guesses=1)
     return prediction.rank, prediction.prob
 
 
@@ -173,7 +143,7 @@ def rank_of(model: NgramModel, context: Sequence[str], token: str) -> tuple[int,
 class Prediction:
     """What one model said before one token.
 
-    ``top``: its ``k`` best guesses with their probabilities; ``token``: the true token,
+    ``top``: its ``n_guesses`` best guesses with their probabilities; ``token``: the true token,
     ``scored_as`` the token the model scored (``<unk>`` for a word outside its vocabulary);
     ``rank``: the model's guess number for it; ``prob``: P(token | context); ``surprisal``:
     ``-log2 prob`` in bits (``inf`` for 0).
@@ -194,18 +164,19 @@ class Prediction:
         return self.rank == 1 and self.scored_as == self.token
 
 
-def predict(model: NgramModel, context: Sequence[str], token: str, k: int = 10, name: str = "") -> Prediction:
-    """Top ``k``, rank and probability of ``token``, from one evaluation of the model's distribution.
+def predict(model: LanguageModel, context: Sequence[str], token: str, n_guesses: int = 10,
+            name: str = "") -> Prediction:
+    """Top ``n_guesses``, rank and probability of ``token``, from one evaluation of the model's distribution.
 
     >>> from lmcore.ngram import MLE
-    >>> p = predict(MLE(1).fit([["a", "b", "a"]]), [], "b", k=2, name="unigram")
+    >>> p = predict(MLE(1).fit([["a", "b", "a"]]), [], "b", n_guesses=2, name="unigram")
     >>> p.top, p.rank, p.prob, p.surprisal
     ((('a', 0.5), ('</s>', 0.25)), 3, 0.25, 2.0)
     """
     if not isinstance(token, str):
         raise TypeError(f"token must be a str, got {type(token).__name__}")
-    probs = outcome_probs(model, context)
-    best = _sorted_top(probs, _check_k(k))
+    probs = check_language_model(model).distribution(context)
+    best = _sorted_top(probs, _check_n_guesses(n_guesses))
     top = tuple(zip(model.vocab.decode(model.outcome_ids[best]), probs[best].tolist()))
     index = _outcome_index(model, token)
     if index >= 0:
@@ -268,7 +239,7 @@ def check_guess(guess, unit: str = "word") -> str:
     return text
 
 
-def check_models(models) -> dict[str, NgramModel]:
+def check_models(models) -> dict[str, LanguageModel]:
     """``models`` (a mapping name -> fitted n-gram model) as a dict, checked.
 
     >>> check_models({})
@@ -280,7 +251,7 @@ def check_models(models) -> dict[str, NgramModel]:
         raise TypeError(f"models must be a mapping of names to fitted models, got {type(models).__name__}")
     if not models:
         raise ValueError("models is empty: give at least one fitted model, e.g. {'unigram': KneserNey(1).fit(train)}")
-    return {str(name): _check_model(model, f"models[{name!r}]") for name, model in models.items()}
+    return {str(name): check_language_model(model, f"models[{name!r}]") for name, model in models.items()}
 
 
 def check_sentence(sentence, models) -> tuple[str, ...]:
@@ -302,7 +273,7 @@ def check_sentence(sentence, models) -> tuple[str, ...]:
             raise TypeError(f"sentence[{position}] must be a str, got {type(token).__name__}")
         if token in MARKERS:
             raise ValueError(f"sentence[{position}] is the marker {token!r}: pass the sentence's own tokens")
-    largest = max(model.order for model in models.values())
+    largest = max(model.context_length + 1 for model in models.values())
     if len(sentence) < largest:
         raise ValueError(Message(translatable("sentence has {n} tokens, fewer than the largest model order ({order}): "
                                               "choose a sentence of at least {order} tokens"),
@@ -336,7 +307,7 @@ class Step:
 
 
 def play_step(sentence: Sequence[str], position: int, guess: str | None, models, previous: Step | None = None,
-              *, k: int = 10, unit: str = "word") -> Step:
+              *, n_guesses: int = 10, unit: str = "word") -> Step:
     """Play token ``position`` of ``sentence``: the player's ``guess`` (or ``None``) against ``models``.
 
     ``previous`` is the step before (its running tallies continue); ``None`` at position 0. Each
@@ -362,7 +333,7 @@ def play_step(sentence: Sequence[str], position: int, guess: str | None, models,
     token = sentence[position]
     guess = None if guess is None else check_guess(guess, unit)
     first = next(iter(models.values()))
-    predictions = tuple(predict(model, model_context(model, sentence[:position]), token, k, name)
+    predictions = tuple(predict(model, model_context(model, sentence[:position]), token, n_guesses, name)
                         for name, model in models.items())
     hit = None if guess is None else guess == unicodedata.normalize("NFKC", token).lower()
     zeros = (0,) * len(models), (0.0,) * len(models)
@@ -378,21 +349,21 @@ def play_step(sentence: Sequence[str], position: int, guess: str | None, models,
     )
 
 
-def play(sentence: Sequence[str], guesses: Sequence[str | None], models, *, k: int = 10,
+def play(sentence: Sequence[str], guesses: Sequence[str | None], models, *, n_guesses: int = 10,
          unit: str = "word") -> tuple[Step, ...]:
     """Play the Shannon game on ``sentence``: one :class:`Step` per entry of ``guesses``.
 
     ``guesses[i]`` is the player's guess for token i, or ``None`` to let the models play it;
     give fewer guesses than tokens to stop early. ``models`` maps names to fitted models
     (``{"unigram": ..., "bigram": ..., "trigram": ...}``); each sees the tokens before, padded
-    with ``<s>`` as its convention says. ``k``: how many top guesses each model shows.
+    with ``<s>`` as its convention says. ``n_guesses``: how many top guesses each model shows.
 
     Introduced in notebooks/01_shannon_game.ipynb, section "Play it on real text: the Shannon game".
 
     >>> from lmcore.ngram import MLE
     >>> train = [["i", "spent", "three", "years"], ["i", "spent", "money"]]
     >>> models = {"unigram": MLE(1).fit(train), "bigram": MLE(2).fit(train)}
-    >>> steps = play(["i", "spent", "money"], ["i", "time", None], models, k=2)
+    >>> steps = play(["i", "spent", "money"], ["i", "time", None], models, n_guesses=2)
     >>> [(s.token, s.hit, [p.rank for p in s.predictions]) for s in steps]
     [('i', True, [2, 1]), ('spent', False, [3, 1]), ('money', None, [4, 1])]
     >>> steps[-1].hits, steps[-1].model_hits, [round(b, 4) for b in steps[-1].model_bits]
@@ -412,7 +383,8 @@ def play(sentence: Sequence[str], guesses: Sequence[str | None], models, *, k: i
                 raise type(error)(f"guesses[{position}]: {error}") from None
     steps: list[Step] = []
     for position, guess in enumerate(guesses):
-        steps.append(play_step(sentence, position, guess, models, steps[-1] if steps else None, k=k, unit=unit))
+        previous = steps[-1] if steps else None
+        steps.append(play_step(sentence, position, guess, models, previous, n_guesses=n_guesses, unit=unit))
     return tuple(steps)
 
 
@@ -449,7 +421,7 @@ class ContextProfile:
     n_positions: int
 
 
-def context_profile(models: Sequence[NgramModel], sentences: Sequence[Sequence[str]], n_positions: int = 200,
+def context_profile(models: Sequence[LanguageModel], sentences: Sequence[Sequence[str]], n_positions: int = 200,
                     seed: int = 0) -> ContextProfile:
     """How context narrows the guess: for each model, the mean surprisal ``-log2 P(w | h)`` of the
     true token and the mean entropy ``H = -Σ_o P(o | h) log2 P(o | h)`` of its prediction, over
@@ -469,7 +441,7 @@ def context_profile(models: Sequence[NgramModel], sentences: Sequence[Sequence[s
     """
     if isinstance(models, Mapping):
         models = list(models.values())
-    models = [_check_model(m, f"models[{i}]") for i, m in enumerate(models)]
+    models = [check_language_model(m, f"models[{i}]") for i, m in enumerate(models)]
     if not models:
         raise ValueError("models is empty")
     if isinstance(n_positions, bool) or not isinstance(n_positions, (int, np.integer)) or n_positions < 1:
@@ -487,7 +459,7 @@ def context_profile(models: Sequence[NgramModel], sentences: Sequence[Sequence[s
         for row, (i, j) in enumerate(positions):
             context = model_context(model, sentences[i][:j])
             if context not in cache:
-                probs = outcome_probs(model, context)
+                probs = check_language_model(model).distribution(context)
                 nonzero = probs[probs > 0]
                 cache[context] = probs, float(-(nonzero * np.log2(nonzero)).sum())
             probs, spread[row] = cache[context]
@@ -496,4 +468,5 @@ def context_profile(models: Sequence[NgramModel], sentences: Sequence[Sequence[s
             bits[row] = math.inf if p == 0 else -math.log2(p)
         surprisal.append(float(bits.mean()))
         entropy.append(float(spread.mean()))
-    return ContextProfile(tuple(m.order - 1 for m in models), np.array(surprisal), np.array(entropy), len(positions))
+    lengths = tuple(m.context_length for m in models)
+    return ContextProfile(lengths, np.array(surprisal), np.array(entropy), len(positions))

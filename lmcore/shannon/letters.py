@@ -37,8 +37,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lmcore.ngram import KneserNey, NgramModel
-from lmcore.text import Vocabulary
+from lmcore.lm import LanguageModel, check_language_model
+from lmcore.ngram import KneserNey
+from lmcore.text import BOS_ID, Vocabulary
 
 __all__ = [
     "LETTERS", "SHANNON_1951", "to_letters", "guess_counts", "guess_frequencies", "shannon_bounds",
@@ -229,7 +230,7 @@ class LetterRun:
     cross_entropy: float
 
 
-def letter_game(model: NgramModel, letters: str) -> LetterRun:
+def letter_game(model: LanguageModel, letters: str) -> LetterRun:
     """``model`` plays Shannon's letter game on ``letters``: its guesses are its 27 symbols in order
     of probability (ties in a-z, space order), so its guess count for a symbol is the rank of the
     true symbol. Each symbol is predicted from the ``order - 1`` symbols before it in ``letters``
@@ -243,15 +244,13 @@ def letter_game(model: NgramModel, letters: str) -> LetterRun:
     >>> letter_game(model, "ba b").ranks.tolist()      # never seen b a, a space, space b
     [2, 2, 3, 2]
     """
-    if not isinstance(model, NgramModel):
-        raise TypeError(f"model must be a fitted lmcore n-gram model, got {type(model).__name__}")
-    model.check_fitted()
+    check_language_model(model)
     if model.vocab.words != tuple(LETTERS) or model.outcome_ids.size != len(LETTERS):
         raise ValueError("model must predict exactly the 27 symbols a-z and space: fit it with fit_letter_model")
     _check_letters(letters)
     ids = model.vocab.encode(list(letters)).astype(np.int64)
-    n, order, n_symbols = ids.size, model.order, len(LETTERS)
-    contexts = np.zeros((n, order), dtype=np.int64)
+    n, order, n_symbols = ids.size, model.context_length + 1, len(LETTERS)
+    contexts = np.full((n, order), BOS_ID, dtype=np.int64)
     for back in range(1, order):
         contexts[back:, order - 1 - back] = ids[:-back]
     context_len = np.minimum(np.arange(n), order - 1)

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from lmcore.checks import gc_paused
+from lmcore.checks import check_bool, gc_paused
 from lmcore.text.tokenizers import (
     chinese_sentences,
     english_sentences,
@@ -276,9 +276,7 @@ def _check_corpus_arguments(name, unit, lowercase, punctuation) -> _Corpus:
     if unit not in corpus.units:
         hint = " (the reviews are not word-segmented)" if name == "chinese_reviews" else ""
         raise ValueError(f"unit for corpus {name!r} must be one of {corpus.units}, got {unit!r}{hint}")
-    for argument, value in (("lowercase", lowercase), ("punctuation", punctuation)):
-        if not isinstance(value, bool):
-            raise TypeError(f"{argument} must be True or False, got {value!r}")
+    check_bool(lowercase, "lowercase"), check_bool(punctuation, "punctuation")
     return corpus
 
 

@@ -3,7 +3,7 @@
 A corpus of millions of tokens held as Python lists of str takes about 63 bytes a token
 before a model sees it; :func:`encode_lines` reads the lines in chunks, splits them and
 numbers each token on the way, so that what remains is one int32 id per token (4 bytes),
-the length of each line and the vocabulary. :meth:`lmcore.ngram.NgramModel.fit_text`
+the length of each line and the vocabulary. :meth:`lmcore.ngram.CountedNgramModel.fit_text`
 fits a model on it; :func:`read_sentences` reads a (small) test file as the token lists
 that ``evaluate`` takes.
 
@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from lmcore.checks import check_int
 from lmcore.text.vocab import BOS, BOS_ID, EOS_ID, MARKERS, Vocabulary
 
 __all__ = ["EncodedLines", "encode_lines", "read_sentences"]
@@ -44,7 +45,7 @@ CHUNK_LINES = 1 << 15  # lines taken at a time from an iterable
 
 class EncodedLines(NamedTuple):
     """Every line's vocabulary ids in a row (int32), the number of tokens of each line, the vocabulary:
-    the arguments of :meth:`lmcore.ngram.NgramModel.fit_encoded`."""
+    the arguments of :meth:`lmcore.ngram.CountedNgramModel.fit_encoded`."""
 
     ids: np.ndarray
     lengths: np.ndarray
@@ -166,8 +167,7 @@ def encode_lines(source, vocab: Vocabulary | None = None, min_count: int = 1,
         raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
     if vocab is not None and min_count != 1:
         raise ValueError("give either vocab or min_count, not both: min_count is for building a vocabulary")
-    if isinstance(min_count, bool) or not isinstance(min_count, int) or min_count < 1:
-        raise ValueError(f"min_count must be an integer >= 1, got {min_count!r}")
+    min_count = check_int(min_count, "min_count")
     ids, lengths, types = _read(source, tokenizer)
     if vocab is None:
         if not types:

@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from lmcore.checks import check_bool, check_int, check_number
+
 __all__ = ["TOY_TRAIN", "TOY_TEST", "Split", "split_indices", "split_sentences"]
 
 # ---------------------------------------------------------------------------
@@ -42,14 +44,6 @@ class Split(NamedTuple):
     test: Sequence
 
 
-def _check_fraction(value, argument: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
-        raise TypeError(f"{argument} must be a number between 0 and 1, got {value!r}")
-    if not 0 <= value < 1:
-        raise ValueError(f"{argument} must be a fraction in [0, 1), got {value}")
-    return float(value)
-
-
 def split_indices(n: int, heldout: float = 0.1, test: float = 0.1, seed: int = 0, shuffle: bool = True) -> Split:
     """Indices ``0..n-1`` divided into train, held-out and test parts (numpy int arrays).
 
@@ -71,13 +65,12 @@ def split_indices(n: int, heldout: float = 0.1, test: float = 0.1, seed: int = 0
     >>> split_indices(5, heldout=0.2, test=0.2, seed=0)
     Split(train=array([3, 0, 1]), heldout=array([4]), test=array([2]))
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"n must be an int, got {type(n).__name__}")
-    heldout, test = _check_fraction(heldout, "heldout"), _check_fraction(test, "test")
+    n = check_int(n, "n")
+    heldout = check_number(heldout, "heldout", low=0, high=1, high_open=True)
+    test = check_number(test, "test", low=0, high=1, high_open=True)
     if heldout + test >= 1:
         raise ValueError(f"heldout + test must be below 1 to leave training data, got {heldout + test}")
-    if not isinstance(shuffle, bool):
-        raise TypeError(f"shuffle must be True or False, got {shuffle!r}")
+    shuffle = check_bool(shuffle, "shuffle")
     n_test, n_heldout = round(test * n), round(heldout * n)
     if n - n_test - n_heldout < 1:
         raise ValueError(f"n={n} is too small: the training part would be empty")

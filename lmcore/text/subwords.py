@@ -38,6 +38,8 @@ from pathlib import Path
 import tokenizers
 from tokenizers import models, pre_tokenizers, trainers
 
+from lmcore.checks import check_int, check_sentences, check_tokens
+
 __all__ = ["METASPACE", "UNKNOWN", "STORED_BPE", "BPE", "train_bpe", "load_bpe", "load_stored_bpe"]
 
 #: The mark of a word start in English pieces (U+2581, as in SentencePiece).
@@ -50,16 +52,7 @@ STORED_BPE = {"english": Path(__file__).parents[1] / "data" / "bpe_english.json"
 
 
 def _texts(sentences, separator: str) -> list[str]:
-    if isinstance(sentences, str) or not isinstance(sentences, Sequence):
-        raise TypeError(f"sentences must be a list of token lists, got {type(sentences).__name__}")
-    texts = []
-    for i, sentence in enumerate(sentences):
-        if isinstance(sentence, str) or not isinstance(sentence, Sequence):
-            raise TypeError(f"sentences[{i}] must be a list of str tokens, got {type(sentence).__name__}")
-        if not all(isinstance(token, str) for token in sentence):
-            raise TypeError(f"sentences[{i}] must contain only str tokens")
-        texts.append(separator.join(sentence))
-    return texts
+    return [separator.join(sentence) for sentence in check_sentences(sentences, "sentences", allow_empty=True)]
 
 
 @dataclass(frozen=True)
@@ -112,9 +105,7 @@ class BPE:
 
     def decode(self, pieces: Sequence[str]) -> str:
         """The text the pieces spell: ``"".join(pieces)``, with each ``▁`` back to a space (English)."""
-        if isinstance(pieces, str) or not all(isinstance(p, str) for p in pieces):
-            raise TypeError("pieces must be a list of str pieces")
-        text = "".join(pieces)
+        text = "".join(check_tokens(pieces, "pieces"))
         return text.replace(METASPACE, " ").removeprefix(" ") if self.separator == " " else text
 
 
@@ -129,8 +120,7 @@ def train_bpe(sentences, vocab_size: int, separator: str = " ") -> BPE:
 
     Introduced in notebooks/07_neural_models.ipynb, section "Perplexity depends on the unit".
     """
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 2:
-        raise ValueError(f"vocab_size must be an int >= 2, got {vocab_size!r}")
+    vocab_size = check_int(vocab_size, "vocab_size", minimum=2)
     if separator not in (" ", ""):
         raise ValueError(f"separator must be ' ' (English words) or '' (Chinese), got {separator!r}")
     texts = _texts(sentences, separator)

@@ -26,6 +26,8 @@ import functools
 import re
 import unicodedata
 
+from lmcore.checks import check_str
+
 __all__ = [
     "english_words",
     "english_sentences",
@@ -67,11 +69,6 @@ _ENGLISH_SENTENCE_END = re.compile(
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 
 
-def _check_text(text, argument: str = "text") -> None:
-    if not isinstance(text, str):
-        raise TypeError(f"{argument} must be a str, got {type(text).__name__}")
-
-
 def english_words(text: str, lowercase: bool = True, punctuation: bool = False) -> list[str]:
     """Split English ``text`` into word tokens.
 
@@ -87,7 +84,7 @@ def english_words(text: str, lowercase: bool = True, punctuation: bool = False) 
     >>> english_words("Don't go, Lord's servant!", punctuation=True)
     ["don't", 'go', ',', "lord's", 'servant', '!']
     """
-    _check_text(text)
+    check_str(text, "text")
     text = normalize_quotes(text)
     if lowercase:
         text = text.lower()
@@ -130,7 +127,7 @@ def english_sentences(text: str) -> list[str]:
     >>> english_sentences('He said, "Go." They went. "Why?" he asked.')
     ['He said, "Go."', 'They went.', '"Why?" he asked.']
     """
-    _check_text(text)
+    check_str(text, "text")
     sentences: list[str] = []
     for paragraph in _PARAGRAPH_BREAK.split(text):
         paragraph = " ".join(paragraph.split())
@@ -180,7 +177,7 @@ def chinese_characters(text: str, lowercase: bool = True, punctuation: bool = Fa
     >>> chinese_characters("ＧＤＰ增长８％。")
     ['g', 'd', 'p', '增', '长', '8']
     """
-    _check_text(text)
+    check_str(text, "text")
     chars = [c for c in nfkc(text, lowercase) if not c.isspace()]
     if not punctuation:
         chars = [c for c in chars if not is_punctuation(c)]
@@ -198,7 +195,7 @@ def chinese_words(text: str, lowercase: bool = True, punctuation: bool = False) 
     >>> chinese_words("迈向  充满  希望  的  新  世纪  ——  １９９８年")
     ['迈向', '充满', '希望', '的', '新', '世纪', '1998年']
     """
-    _check_text(text)
+    check_str(text, "text")
     words = nfkc(text, lowercase).split()
     if not punctuation:
         words = [w for w in words if not all(map(is_punctuation, w))]
@@ -215,7 +212,7 @@ def chinese_sentences(text: str) -> list[str]:
     >>> chinese_sentences("他说：“好！”我们走吧。真的？")
     ['他说：“好！”', '我们走吧。', '真的？']
     """
-    _check_text(text)
+    check_str(text, "text")
     marked = _CHINESE_SENTENCE_END.sub("\\1\n", text)
     return [s.strip() for s in marked.split("\n") if s.strip()]
 

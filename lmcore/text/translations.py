@@ -36,6 +36,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lmcore.checks import check_int, check_str
+
 __all__ = ["Translation", "TRANSLATIONS", "MISALIGNED", "OLD_TESTAMENT", "NEW_TESTAMENT", "clean_verse",
            "verse_ids", "verse_text", "verse_name", "aligned_verse_ids", "VerseSample", "sample_verses"]
 
@@ -108,8 +110,7 @@ def clean_verse(text: str) -> str:
     >>> clean_verse("So Job died, being old and full of days.       BOOK I       Psalm 1")
     'So Job died, being old and full of days.'
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    check_str(text, "text")
     text = _SPEAKERS.sub(" ", _HEADINGS.sub("", _STANZA.sub("", _BRACED.sub(" ", text))))
     text = text.replace("<FI>", "(").replace("<Fi>", ")")  # BWE's explanations of a hard word
     return " ".join(text.translate(_MARKS).split()).replace("( ", "(").replace(" )", ")")
@@ -306,11 +307,9 @@ def sample_verses(codes: Iterable[str], n: int, *, seed: int = 0, books: Iterabl
     (2, ['kjv', 'web'])
     """
     codes = _codes(codes)
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"n must be an int, got {type(n).__name__}")
+    check_int(n, "n", minimum=None)  # the type first: the pool takes a while
     pool = aligned_verse_ids(codes, books)
-    if not 1 <= n <= len(pool):
-        raise ValueError(f"n must be between 1 and {len(pool):,} (the verses all of {codes} hold), got {n}")
+    n = check_int(n, "n", maximum=len(pool), maximum_label=f"{len(pool):,} (the verses all of {codes} hold)")
     drawn = np.random.default_rng(seed).choice(len(pool), size=int(n), replace=False)
     ids = tuple(pool[i] for i in drawn)
     return VerseSample(ids, {code: tuple(verse_text(code, v) for v in ids) for code in codes})

@@ -29,17 +29,18 @@ from itertools import repeat
 
 import numpy as np
 
+from lmcore.checks import check_int, check_sentences, check_tokens
+
 UNK, BOS, EOS = "<unk>", "<s>", "</s>"
 UNK_ID, BOS_ID, EOS_ID = 0, 1, 2
 MARKERS = (UNK, BOS, EOS)
 
 
-def _check_sentence(sentence, argument: str) -> None:
-    if isinstance(sentence, str):
-        raise TypeError(f"{argument} must be a list of token strings, got a str; split it first")
-    for token in sentence:
-        if not isinstance(token, str):
-            raise TypeError(f"{argument} must contain only str tokens, got {type(token).__name__} {token!r}")
+def _sentences(sentences) -> Sequence:
+    """``sentences`` (any iterable of token lists, a generator too) as a sequence, checked."""
+    if isinstance(sentences, Iterable) and not isinstance(sentences, (Sequence, str, bytes)):
+        sentences = list(sentences)
+    return check_sentences(sentences, "sentences", allow_empty=True)
 
 
 class Vocabulary:
@@ -58,11 +59,9 @@ class Vocabulary:
     @classmethod
     def build(cls, sentences: Iterable[Sequence[str]], min_count: int = 1) -> Vocabulary:
         """Vocabulary of the words occurring at least ``min_count`` times in ``sentences``."""
-        if not isinstance(min_count, int) or min_count < 1:
-            raise ValueError(f"min_count must be an integer >= 1, got {min_count!r}")
+        min_count = check_int(min_count, "min_count")
         counts: Counter[str] = Counter()
-        for sentence in sentences:
-            _check_sentence(sentence, "sentences")
+        for sentence in _sentences(sentences):
             counts.update(sentence)
         if not counts:
             raise ValueError("sentences is empty: a vocabulary needs training text")
@@ -96,7 +95,7 @@ class Vocabulary:
 
     def encode(self, sentence: Sequence[str]) -> np.ndarray:
         """Token list -> int32 id array (unknown words -> ``UNK_ID``); no markers added."""
-        _check_sentence(sentence, "sentence")
+        check_tokens(sentence, "sentence")
         return np.fromiter(map(self._ids.get, sentence, repeat(UNK_ID)), dtype=np.int32, count=len(sentence))
 
     def encode_all(self, sentences: Iterable[Sequence[str]]) -> list[np.ndarray]:
@@ -108,8 +107,7 @@ class Vocabulary:
     def oov_rate(self, sentences: Iterable[Sequence[str]]) -> float:
         """Fraction of the tokens of ``sentences`` that are not in the vocabulary."""
         total = unknown = 0
-        for sentence in sentences:
-            _check_sentence(sentence, "sentences")
+        for sentence in _sentences(sentences):
             total += len(sentence)
             unknown += sum(t not in self._ids for t in sentence)
         if total == 0:

@@ -29,6 +29,7 @@ import ipywidgets as widgets
 
 from lmcore import bleu
 from lmcore.bleu import check_max_order
+from lmcore.checks import check_str
 from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, span, table_html
 
@@ -115,15 +116,13 @@ def bleu_report(hypothesis: str, references: Sequence[str], *, tokenize: str = "
     >>> [(row.ngram, row.count, row.clipped_count) for row in report.rows]
     [(('the',), 7, 2)]
     """
-    if not isinstance(hypothesis, str):
-        raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+    check_str(hypothesis, "hypothesis")
     if isinstance(references, str) or not isinstance(references, Sequence):
         raise TypeError("references must be a list of strings (one per reference box)")
     if len(references) > MAX_REFERENCES:
         raise ValueError(f"at most {MAX_REFERENCES} references, got {len(references)}")
     for i, reference in enumerate(references):
-        if not isinstance(reference, str):
-            raise TypeError(f"references[{i}] must be a str, got {type(reference).__name__}")
+        check_str(reference, f"references[{i}]")
     if tokenize not in bleu.TOKENIZERS:
         raise ValueError(f"tokenize must be one of {bleu.TOKENIZERS}, got {tokenize!r}")
     check_max_order(max_order)

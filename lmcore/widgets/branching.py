@@ -24,6 +24,7 @@ import matplotlib.transforms as mtransforms
 import numpy as np
 
 from lmcore import info, plots
+from lmcore.checks import check_int, check_number
 from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import Explorer, format_number, help_box, picture_layout, readable, slider_layout, span
 
@@ -67,15 +68,7 @@ def branching_factor(k: int, skew: float = 0.0) -> BranchingReport:
     >>> f"{branching_factor(10, skew=0.9).perplexity:.4f}"
     '1.6492'
     """
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"k must be an integer, got {type(k).__name__}")
-    if k < 1:
-        raise ValueError(f"k must be >= 1 (the number of outcomes), got {k}")
-    if isinstance(skew, bool) or not isinstance(skew, (int, float, np.integer, np.floating)):
-        raise TypeError(f"skew must be a number between 0 and 1, got {type(skew).__name__}")
-    if not 0.0 <= skew <= 1.0:
-        raise ValueError(f"skew must be between 0 (uniform) and 1 (certain), got {skew}")
-    k, skew = int(k), float(skew)
+    k, skew = check_int(k, "k"), check_number(skew, "skew", low=0, high=1)  # skew 0: uniform, 1: certain
     first = 1.0 / k + skew * (1.0 - 1.0 / k)
     p = np.full(k, (1.0 - first) / (k - 1) if k > 1 else 0.0)
     p[0] = first if k > 1 else 1.0
@@ -166,8 +159,7 @@ class BranchingExplorer(Explorer):
 
     def __init__(self, k: int = 10, skew: float = 0.0, max_k: int = 30):
         start = branching_factor(k, skew)  # checks the arguments
-        if not 2 <= start.k <= max_k:
-            raise ValueError(f"k must be between 2 and max_k={max_k}, got {k}")
+        check_int(start.k, "k", minimum=2, maximum=max_k, maximum_label=f"max_k={max_k}")
         self.result: BranchingReport | None = None
         layout, style = slider_layout(90)
         self.k = widgets.IntSlider(value=start.k, min=2, max=max_k, step=1, description=tr("k outcomes"),

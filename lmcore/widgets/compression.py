@@ -26,6 +26,7 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from matplotlib.patches import Polygon, Rectangle
 
+from lmcore.checks import check_number
 from lmcore.coding import Narrowing, narrow_interval
 from lmcore.i18n import language, tr, translatable
 from lmcore.widgets.base import Explorer, format_number, help_box, readable, slider_layout, span
@@ -80,9 +81,8 @@ def compression_report(message: str, p_a: float) -> CompressionReport:
     if problem:
         text, fields = problem
         raise ValueError(text.format(**fields))
-    if isinstance(p_a, bool) or not isinstance(p_a, (int, float)) or not 0 < p_a < 1:
-        raise ValueError(f"p_a must be a probability strictly between 0 and 1, got {p_a!r}")
-    return CompressionReport(message, float(p_a), narrow_interval(message, {"A": p_a, "B": 1 - p_a}))
+    p_a = check_number(p_a, "p_a", low=0, high=1, low_open=True, high_open=True)
+    return CompressionReport(message, p_a, narrow_interval(message, {"A": p_a, "B": 1 - p_a}))
 
 
 def narrowing_figure(report: CompressionReport, width: float = 6.4):

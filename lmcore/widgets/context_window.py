@@ -31,6 +31,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 
 from lmcore import plots
+from lmcore.checks import check_int
 from lmcore.evaluate import WindowedScore, windowed_score
 from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import Explorer, help_box, picture_layout, readable, slider_layout, span, table_html
@@ -67,8 +68,7 @@ def window_report(table, positions, n_characters: int, window: int, stride: int)
 
     Introduced in notebooks/07_neural_models.ipynb, section "Fixed context windows".
     """
-    if isinstance(n_characters, bool) or not isinstance(n_characters, (int, np.integer)) or n_characters < 1:
-        raise ValueError(f"n_characters must be a positive int, got {n_characters!r}")
+    n_characters = check_int(n_characters, "n_characters")
     score = windowed_score(table, window, stride, positions)
     n_tokens = score.plan.n_tokens
     full = windowed_score(table, n_tokens, n_tokens, positions)
@@ -164,8 +164,7 @@ class ContextWindowExplorer(Explorer):
                  max_window: int = 40):
         stride = window if stride is None else stride
         start = window_report(table, positions, n_characters, window, stride)  # checks the arguments
-        if not 1 <= window <= max_window:
-            raise ValueError(f"window must be between 1 and max_window={max_window}, got {window}")
+        check_int(window, "window", maximum=max_window, maximum_label=f"max_window={max_window}")
         self._table, self._positions, self._n_characters = np.asarray(table, dtype=float), positions, n_characters
         self.result: WindowReport | None = None
         layout, style = slider_layout(90)

@@ -28,6 +28,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from lmcore import info
+from lmcore.checks import check_weights
 from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, readable, slider_layout, span
 
@@ -116,7 +117,7 @@ _ALL_ZERO = {"p": translatable("all weights of p are 0: give at least one outcom
 
 
 def _normalised(weights, name: str) -> np.ndarray:
-    weights = info.check_probability_array(weights, name)
+    weights = check_weights(weights, name)
     total = float(weights.sum())
     if total == 0:
         raise ValueError(_ALL_ZERO[name])

@@ -28,6 +28,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lmcore import info, plots
+from lmcore.checks import check_int, check_number
 from lmcore.i18n import tr, translatable
 from lmcore.info import IIDSource, MarkovSource, MixtureSource
 from lmcore.widgets.base import Explorer, format_number, help_box, picture_layout, span, table_html
@@ -66,10 +67,7 @@ def two_state_sample(chain: MarkovSource, n: int, seed=None) -> np.ndarray:
     """
     if not isinstance(chain, MarkovSource) or len(chain.states) != 2:
         raise TypeError(f"chain must be a MarkovSource with two states, got {chain!r}")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"n must be an int, got {type(n).__name__}")
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
+    n = check_int(n, "n")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     u = rng.random(int(n))
     # The thresholds exactly as the chain's sampler computes them (cumulative sums, divided by the total).
@@ -90,14 +88,6 @@ def two_state_sample(chain: MarkovSource, n: int, seed=None) -> np.ndarray:
     return states
 
 
-def _probability(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a probability (a number from 0 to 1), got {value!r}")
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{name} must be between 0 and 1, got {value}")
-    return float(value)
-
-
 def entropy_rate_source(kind: str, first: float, second: float):
     """The source the explorer samples: a two-state :class:`~lmcore.info.MarkovSource` with
     ``P(a → b) = first`` and ``P(b → a) = second``, or a :class:`~lmcore.info.MixtureSource`
@@ -112,7 +102,7 @@ def entropy_rate_source(kind: str, first: float, second: float):
     if kind not in SOURCE_KINDS:
         raise ValueError(f"kind must be one of {list(SOURCE_KINDS)}, got {kind!r}")
     names = SOURCE_KINDS[kind][:2]
-    first, second = _probability(first, names[0]), _probability(second, names[1])
+    first, second = check_number(first, names[0], low=0, high=1), check_number(second, names[1], low=0, high=1)
     if kind == "Markov chain":
         if first == second == 0:
             raise ValueError(_FROZEN_CHAIN)
@@ -156,8 +146,7 @@ def entropy_rate_report(kind: str, first: float, second: float, n_samples: int =
     ['0.4628', '0.4628', '0.4593', '0.4586', '1.0001']
     """
     source = entropy_rate_source(kind, first, second)
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
-        raise ValueError(f"n_samples must be an int >= 1, got {n_samples!r}")
+    n_samples = check_int(n_samples, "n_samples")
     rng = np.random.default_rng(seed)
     picks: tuple[int, ...] = ()
     component_rates: tuple[float, ...] = ()
@@ -264,8 +253,7 @@ class EntropyRateExplorer(Explorer):
     def __init__(self, kind: str = "Markov chain", n: int = 100_000, n_samples: int = 5, seed: int = 0):
         if kind not in SOURCE_KINDS:
             raise ValueError(f"kind must be one of {list(SOURCE_KINDS)}, got {kind!r}")
-        if not 1 <= n_samples <= MAX_SAMPLES:
-            raise ValueError(f"n_samples must be between 1 and {MAX_SAMPLES}, got {n_samples}")
+        check_int(n_samples, "n_samples", maximum=MAX_SAMPLES)
         self.n, self.seed = n, seed
         self.result: EntropyRateReport | None = None
         self.error: str | None = None

@@ -30,6 +30,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lmcore import plots
+from lmcore.checks import check_number
 from lmcore.i18n import Message, localised, tr, translatable
 from lmcore.ngram import (
     EMTrace,
@@ -161,8 +162,7 @@ def perplexity_grid(order_probs, step: float = 0.02, chunk_size: int = 4096) -> 
     ((3, 3), 2.8284, inf)
     """
     order_probs = _check_three_orders(order_probs, "order_probs")
-    if not 0 < step <= 0.5:
-        raise ValueError(f"step must be in (0, 0.5], got {step}")
+    step = check_number(step, "step", low=0, high=0.5, low_open=True)
     axis = np.round(np.arange(0.0, 1.0 + step / 2, step), 12)
     l1, l2 = np.meshgrid(axis, axis)  # l1 varies along columns, l2 along rows
     valid = l1 + l2 <= 1 + 1e-9

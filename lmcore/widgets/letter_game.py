@@ -27,7 +27,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from lmcore.i18n import tr, translatable
-from lmcore.ngram import NgramModel
+from lmcore.lm import LanguageModel
 from lmcore.shannon import LETTERS, guess_frequencies, letter_game, shannon_bounds, to_letters
 from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, span
 
@@ -169,7 +169,7 @@ class LetterGameExplorer(Explorer):
     Introduced in notebooks/01_shannon_game.ipynb, section "Shannon's letter game".
     """
 
-    def __init__(self, sentences: Sequence[str], model: NgramModel | None = None, index: int = 0):
+    def __init__(self, sentences: Sequence[str], model: LanguageModel | None = None, index: int = 0):
         if isinstance(sentences, str):
             sentences = [sentences]
         self.sentences = [to_letters(s) for s in sentences]

@@ -29,6 +29,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lmcore import info, plots
+from lmcore.checks import check_distribution, check_weights
 from lmcore.i18n import Message, localised, tr, translatable
 from lmcore.widgets.base import (
     INFINITY,
@@ -133,7 +134,7 @@ def explore_distribution(p, m=None, labels: Sequence[str] | None = None) -> Dist
         if isinstance(m, Mapping):
             m = [m.get(label, 0.0) for label in labels]
         p = list(p.values())
-    p = info.check_distribution(p, "p")  # the same checks and messages as every lmcore.info function
+    p = check_distribution(p, "p")  # the same checks and messages as every lmcore.info function
     labels = tuple(str(i) for i in range(p.size)) if labels is None else tuple(labels)
     if len(labels) != p.size:
         raise ValueError(f"labels has {len(labels)} entries but p has {p.size} probabilities")
@@ -146,7 +147,7 @@ def explore_distribution(p, m=None, labels: Sequence[str] | None = None) -> Dist
     cross_entropy = kl_divergence = model_perplexity = None
     impossible: tuple[str, ...] = ()
     if m is not None:
-        m = info.check_distribution(m, "m")
+        m = check_distribution(m, "m")
         if m.size != p.size:
             raise ValueError(f"m has {m.size} probabilities but p has {p.size}")
         cross_entropy = info.cross_entropy(p, m)
@@ -170,7 +171,7 @@ def explore_distribution(p, m=None, labels: Sequence[str] | None = None) -> Dist
 
 def _normalise(weights, name: str) -> np.ndarray:
     """Slider weights divided by their sum (they need not sum to 1), checked as probabilities are."""
-    weights = info.check_probability_array(weights, name)
+    weights = check_weights(weights, name)
     total = weights.sum()
     if total == 0:
         # A Message: the explorer shows it in the course's language; it raises and prints in English.

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
+from lmcore.checks import check_str
 from lmcore.i18n import localised, tr, translatable
 from lmcore.shannon import Step, check_guess, check_models, check_sentence, draw_sentence, play_step
 from lmcore.text import chinese_characters, english_words
@@ -60,8 +61,7 @@ def sentence_tokens(text: str, unit: str = "word") -> list[str]:
     >>> sentence_tokens("In the beginning, God created."), sentence_tokens("我们的新年。", unit="char")
     (['in', 'the', 'beginning', 'god', 'created'], ['我', '们', '的', '新', '年'])
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    check_str(text, "text")
     if unit == "word":
         return english_words(text)
     if unit == "char":
@@ -205,7 +205,7 @@ class ShannonGameExplorer(Explorer):
     Introduced in notebooks/01_shannon_game.ipynb, section "Play it on real text: the Shannon game".
     """
 
-    def __init__(self, setups: Mapping[str, GameSetup], language: str | None = None, seed: int = 0, k: int = 10):
+    def __init__(self, setups: Mapping[str, GameSetup], language: str | None = None, seed: int = 0, n_guesses: int = 10):
         if not isinstance(setups, Mapping) or not setups:
             raise ValueError("setups must be a non-empty mapping of language names to GameSetup")
         for name, setup in setups.items():
@@ -215,7 +215,7 @@ class ShannonGameExplorer(Explorer):
         language = next(iter(setups)) if language is None else language
         if language not in setups:
             raise ValueError(f"language must be one of {list(setups)}, got {language!r}")
-        self.setups, self.k, self.seed = dict(setups), k, seed
+        self.setups, self.n_guesses, self.seed = dict(setups), n_guesses, seed
         self.sentence: tuple[str, ...] = ()
         self.steps: list[Step] = []
         self.message = ""
@@ -324,7 +324,7 @@ class ShannonGameExplorer(Explorer):
     def _play(self, guess: str | None) -> None:
         previous = self.steps[-1] if self.steps else None
         self.steps.append(play_step(self.sentence, len(self.steps), guess, self.setup.models, previous,
-                                    k=self.k, unit=self.setup.unit))
+                                    n_guesses=self.n_guesses, unit=self.setup.unit))
 
     def _on_guess(self, button=None) -> None:
         if len(self.steps) >= len(self.sentence):

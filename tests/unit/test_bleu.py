@@ -26,6 +26,7 @@ from lmcore.bleu import (
     sentence_bleu,
     sentence_stats,
 )
+from lmcore.bleu import metric as bleu_metric
 from lmcore.bleu import score as bleu_score
 
 # The course's example (section 9.8.2), with N = 2 and uniform weights.
@@ -233,7 +234,8 @@ def test_one_signature_is_built_per_computation(monkeypatch):
             built.append(self)
             super().__post_init__()
 
-    monkeypatch.setattr(bleu_score, "BleuSignature", CountedSignature)
+    monkeypatch.setattr(bleu_score, "BleuSignature", CountedSignature)  # bleu_from_stats
+    monkeypatch.setattr(bleu_metric, "BleuSignature", CountedSignature)  # BLEU, behind sentence_bleu and corpus_bleu
     for call in (lambda: sentence_bleu("a b", ["a b"]), lambda: corpus_bleu(["a", "b"], [["a"], ["b"]]),
                  lambda: bleu_from_stats(BleuStats((1,), (1,), 1, 1))):
         built.clear()

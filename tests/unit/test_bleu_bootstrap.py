@@ -1,4 +1,4 @@
-"""lmcore.bleu_bootstrap: vectorized BLEU from statistics, and paired bootstrap resampling against sacrebleu's."""
+"""lmcore.bleu's bootstrap: vectorized BLEU from statistics, and paired bootstrap resampling against sacrebleu's."""
 
 import math
 

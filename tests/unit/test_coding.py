@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from lmcore import coding, evaluate, text
 from lmcore.coding import Predictor, coder
-from lmcore.ngram import MLE, AddK, Interpolated, KneserNey, NotFittedError
+from lmcore.lm import NotFittedError
+from lmcore.ngram import MLE, AddK, Interpolated, KneserNey
 
 TRAIN = [
     "the cat sat on the mat", "the dog sat on the log", "a cat and a dog", "the mat was red",
@@ -164,7 +165,7 @@ def test_bad_inputs_are_named(models):
         coding.encode(model, [["the", 3]])
     with pytest.raises(ValueError, match="method must be one of"):
         coding.encode(model, [["the"]], method="fast")
-    with pytest.raises(TypeError, match="model must be a fitted lmcore.ngram model"):
+    with pytest.raises(TypeError, match="model must be a fitted lmcore language model"):
         coding.encode({"the": 1.0}, [["the"]])
     with pytest.raises(NotFittedError):
         coding.encode(KneserNey(2), [["the"]])

@@ -203,7 +203,7 @@ def test_log_spaced():
     assert estimators.log_spaced(1).tolist() == [1]
     points = estimators.log_spaced(100_000, 200)
     assert points[0] == 1 and points[-1] == 100_000 and all(np.diff(points) > 0)
-    with pytest.raises(ValueError, match="points must be an int >= 2"):
+    with pytest.raises(ValueError, match="points must be at least 2"):
         estimators.log_spaced(10, 1)
     with pytest.raises(ValueError, match="n must be at least 1"):
         estimators.log_spaced(0)
@@ -241,6 +241,6 @@ def test_sample_rates_check_their_arguments():
         estimators.sample_rates(coin, [])
     with pytest.raises(ValueError, match="samples must all have one length"):
         estimators.sample_rates(coin, [coin.sample(5, seed=0), coin.sample(6, seed=0)])
-    with pytest.raises(ValueError, match="n_samples must be an int >= 1"):
+    with pytest.raises(ValueError, match="n_samples must be at least 1"):
         estimators.rate_convergence(coin, 10, n_samples=0)
     assert estimators.sample_rates(coin, coin.sample(4, seed=0), points=2).rates.shape == (1, 2)  # one bare sample

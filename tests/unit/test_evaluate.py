@@ -5,7 +5,9 @@ import pytest
 
 from lmcore import evaluate as ev
 from lmcore import ngram
-from lmcore.ngram import MLE, AddK, Interpolated, TokenScores
+from lmcore.lm import LanguageModel, TokenScores
+from lmcore.ngram import MLE, AddK, Interpolated
+from lmcore.text import Vocabulary
 
 TOY_TRAIN = [s.split() for s in ("i spent three years", "before the mast", "i spent money")]
 TOY_TEST = ["i spent three years before the mast".split()]
@@ -116,7 +118,7 @@ def test_bad_input_gets_clear_errors():
         ev.evaluate(model, [])
     with pytest.raises(ValueError, match="no tokens left"):
         ev.evaluate(model, [["gold"]], unknown="exclude", eos="exclude")
-    with pytest.raises(TypeError, match="fitted lmcore model"):
+    with pytest.raises(TypeError, match="fitted lmcore language model"):
         ev.evaluate("model", TOY_TEST)
     with pytest.raises(ValueError, match="one weight per order"):
         ngram.interpolated_perplexity(np.full((4, 3), 0.5), [0.5, 0.5])
@@ -168,11 +170,17 @@ def test_em_max_iterations_must_be_a_positive_integer(max_iterations):
     assert ngram.fit_interpolation_weights([[0.5, 0.5]], max_iterations=1).iterations == 1
 
 
-class FixedScores:
+class FixedScores(LanguageModel):
     """A stand-in model whose tokens have the given natural-log probabilities."""
+
+    context_length, sentence_padding = 0, (0, 1)
 
     def __init__(self, logprobs):
         self.logprobs = np.asarray(logprobs, dtype=float)
+        self.vocab = Vocabulary(["w"])
+
+    def id_probs(self, grams, context_len):
+        raise NotImplementedError
 
     def score_tokens(self, sentences):
         n = self.logprobs.size

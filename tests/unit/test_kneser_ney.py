@@ -172,7 +172,7 @@ def test_a_fitted_model_shares_the_count_tables_and_keeps_narrow_arrays(english)
         assert level.u.dtype == level.gamma.dtype == np.float64 and level.gamma.size == table.n_histories
         assert k == 1 or table.suffix_rows.dtype == np.int32
         assert "history_counts" not in vars(table)  # built on first use, which Kneser-Ney never makes
-    assert model.history_count(["the"]) > 0 and "history_counts" in vars(model.counts.tables[1])
+    assert model.context_count(["the"]) > 0 and "history_counts" in vars(model.counts.tables[1])
 
 
 def test_perplexity_table_same_test_set_throughout(english):

@@ -10,16 +10,16 @@ import pytest
 
 from lmcore import evaluate, neural
 from lmcore.evaluate import units
-from lmcore.neural import NeuralLM, load_stored, train, train_new
+from lmcore.neural import NeuralLM, TrainingConfig, load_stored, train, train_new
 from lmcore.ngram import AddK
-from lmcore.text import BOS_ID, EOS_ID, TOY_TEST, TOY_TRAIN, UNK_ID, Vocabulary, load_corpus, split_sentences, subwords
+from lmcore.text import BOS_ID, TOY_TEST, TOY_TRAIN, Vocabulary, load_corpus, split_sentences, subwords
 
 TOY = [list(s) for s in TOY_TRAIN]
 
 
 def tiny(dtype=np.float64, seed=1):
     """A small model with random (not zero) parameters everywhere, in ``dtype``."""
-    model = NeuralLM(Vocabulary.build(TOY), context=2, dim=3, hidden=5, seed=seed)
+    model = NeuralLM(Vocabulary.build(TOY), context_size=2, dim=3, hidden=5, seed=seed)
     rng = np.random.default_rng(seed)
     for name, array in model.parameters().items():
         setattr(model, name, (array + 0.3 * rng.normal(size=array.shape)).astype(dtype))
@@ -54,10 +54,11 @@ def test_the_embedding_gradient_of_a_repeated_id_adds_up():
 def test_a_distribution_sums_to_one_and_never_predicts_the_start():
     model = tiny(np.float32)
     for context in ([], ["i"], ["i", "spent"], ["zzz", "the", "mast"]):
-        p = model.distribution(context)
-        assert p.sum() == pytest.approx(1.0, abs=1e-6) and p[BOS_ID] == 0.0 and (p[[UNK_ID, EOS_ID]] > 0).all()
+        p = dict(zip(model.outcomes, model.distribution(context)))
+        assert sum(p.values()) == pytest.approx(1.0, abs=1e-6) and "<s>" not in p and p["<unk>"] > 0 < p["</s>"]
+        assert model.prob("<s>", context[-2:]) == 0.0
     assert model.prob("zzz", ["i"]) == model.prob("<unk>", ["i"])
-    spent = model.vocab.id("spent")
+    spent = model.outcomes.index("spent")
     assert model.prob("spent", ["the", "i"]) == model.distribution(["<s>", "the", "i"])[spent]  # the last k count
     assert model.prob("spent", ["i"]) == model.distribution(["<s>", "i"])[spent]  # short: <s> before it
 
@@ -93,8 +94,8 @@ def test_the_cut_off_table_ends_with_the_full_context():
 
 
 def test_the_toy_corpus_neural_bigram_learns_its_training_text():
-    model, history = train_new(TOY, context=1, dim=4, hidden=8, min_count=1, epochs=150, batch_size=13,
-                               learning_rate=0.05, decay=1.0)
+    model, history = train_new(TOY, context_size=1, dim=4, hidden=8, min_count=1,
+                               config=TrainingConfig(epochs=150, batch_size=13, learning_rate=0.05, decay=1.0))
     assert history.train_bits[-1] < 0.8 < history.train_bits[0] and history.best_epoch == 150
     assert model.prob("spent", ["i"]) > 0.95  # "spent" always followed "i"
     reference = evaluate.perplexity(AddK(2).fit(TOY), TOY)
@@ -103,8 +104,9 @@ def test_the_toy_corpus_neural_bigram_learns_its_training_text():
 
 
 def test_training_is_deterministic_and_early_stopping_keeps_the_best_epoch():
-    runs = [train_new(TOY, [["i", "spent", "the", "mast"]], context=2, dim=3, hidden=6, min_count=1, epochs=40,
-                      batch_size=4, learning_rate=0.05, decay=1.0) for _ in range(2)]
+    config = TrainingConfig(epochs=40, batch_size=4, learning_rate=0.05, decay=1.0)
+    runs = [train_new(TOY, [["i", "spent", "the", "mast"]], context_size=2, dim=3, hidden=6, min_count=1, config=config)
+            for _ in range(2)]
     (a, history), (b, _) = runs
     for name in neural.PARAMETERS:
         assert np.array_equal(getattr(a, name), getattr(b, name))
@@ -115,9 +117,10 @@ def test_training_is_deterministic_and_early_stopping_keeps_the_best_epoch():
 
 
 def test_weight_decay_shrinks_the_weights_not_the_biases():
-    plain, _ = train_new(TOY, context=2, dim=3, hidden=6, min_count=1, epochs=20, batch_size=13, decay=1.0)
-    decayed, _ = train_new(TOY, context=2, dim=3, hidden=6, min_count=1, epochs=20, batch_size=13, decay=1.0,
-                           weight_decay=0.9)
+    plain, _ = train_new(TOY, context_size=2, dim=3, hidden=6, min_count=1,
+                         config=TrainingConfig(epochs=20, batch_size=13, decay=1.0))
+    decayed, _ = train_new(TOY, context_size=2, dim=3, hidden=6, min_count=1,
+                           config=TrainingConfig(epochs=20, batch_size=13, decay=1.0, weight_decay=0.9))
     for name in ("E", "W1", "W2"):
         assert np.abs(getattr(decayed, name)).sum() < np.abs(getattr(plain, name)).sum()
     assert not np.array_equal(decayed.b2, plain.b2)  # biases move too, but are never shrunk on purpose
@@ -127,7 +130,7 @@ def test_save_and_load_round_trip(tmp_path):
     model = tiny(np.float32)
     model.save(tmp_path / "m.npz", note=3.5, curve=np.array([1.0, 2.0]))
     loaded, meta = NeuralLM.load(tmp_path / "m.npz")
-    assert loaded.vocab.tokens == model.vocab.tokens and (loaded.context, loaded.dim, loaded.hidden) == (2, 3, 5)
+    assert loaded.vocab.tokens == model.vocab.tokens and (loaded.context_size, loaded.dim, loaded.hidden) == (2, 3, 5)
     assert float(meta["note"]) == 3.5 and meta["curve"].tolist() == [1.0, 2.0]
     for name in neural.PARAMETERS:
         assert getattr(loaded, name).dtype == np.float32
@@ -139,7 +142,7 @@ def test_save_and_load_round_trip(tmp_path):
 
 @pytest.mark.parametrize("call, error, words", [
     (lambda: NeuralLM([["a"]]), TypeError, "vocab must be an lmcore Vocabulary"),
-    (lambda: NeuralLM(Vocabulary(["a"]), context=0), ValueError, "context must be at least 1"),
+    (lambda: NeuralLM(Vocabulary(["a"]), context_size=0), ValueError, "context_size must be at least 1"),
     (lambda: NeuralLM(Vocabulary(["a"]), hidden=2.5), TypeError, "hidden must be an int"),
     (lambda: tiny().frame([["<s>", "i"]]), ValueError, "lmcore adds them itself"),
     (lambda: tiny().frame([]), ValueError, "sentences is empty"),
@@ -149,9 +152,10 @@ def test_save_and_load_round_trip(tmp_path):
     (lambda: tiny().prob(3), TypeError, "word must be a str"),
     (lambda: tiny().distribution("i spent"), TypeError, "context must be a sequence of tokens"),
     (lambda: train("model", TOY), TypeError, "model must be a NeuralLM"),
-    (lambda: train(tiny(), TOY, epochs=0), ValueError, "epochs must be at least 1"),
-    (lambda: train(tiny(), TOY, learning_rate=-1.0), ValueError, "learning_rate must be a positive number"),
-    (lambda: train(tiny(), TOY, weight_decay=1.0), ValueError, r"weight_decay must be a number in \[0, 1\)"),
+    (lambda: TrainingConfig(epochs=0), ValueError, "epochs must be at least 1"),
+    (lambda: TrainingConfig(learning_rate=-1.0), ValueError, "learning_rate must be a positive number"),
+    (lambda: TrainingConfig(weight_decay=1.0), ValueError, r"weight_decay must be a number in \[0, 1\)"),
+    (lambda: train(tiny(), TOY, config={"epochs": 2}), TypeError, "config must be a TrainingConfig"),
     (lambda: load_stored("french"), ValueError, "name must be one of"),
 ])
 def test_bad_input_is_named(call, error, words):
@@ -177,8 +181,8 @@ def test_a_reduced_model_retrained_by_the_same_code_reaches_its_recorded_cross_e
     """The recipe of benchmarks/train_neural.py (train_new), on 200 English training sentences."""
     _, _, split = english
     train_chars, heldout_chars = units.characters(split.train[:200]), units.characters(split.heldout[:30])
-    _, history = train_new(train_chars, heldout_chars, min_count=2, context=4, dim=8, hidden=32, seed=0,
-                           epochs=3, batch_size=256, learning_rate=2e-2, decay=0.75)
+    _, history = train_new(train_chars, heldout_chars, min_count=2, context_size=4, dim=8, hidden=32,
+                           config=TrainingConfig(epochs=3, batch_size=256, learning_rate=2e-2, decay=0.75, seed=0))
     assert history.n_train_tokens == REDUCED_TRAINING_TOKENS
     assert history.heldout_bits.tolist() == pytest.approx(REDUCED_HELDOUT_BITS, abs=2e-4)
 
@@ -189,7 +193,7 @@ def test_the_stored_models_are_small_and_record_their_training(english):
     assert sum(sizes) < 2 * 1024 * 1024
     assert meta["train_bits"].shape == meta["heldout_bits"].shape == (int(meta["epochs"]),)
     assert 1 <= int(meta["best_epoch"]) <= int(meta["epochs"])
-    assert model.context == int(meta["context"])
+    assert model.context_size == int(meta["context"])
 
 
 def test_the_stored_english_model_gives_the_numbers_chapter_7_prints(english):

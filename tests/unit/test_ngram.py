@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from lmcore import text
 from lmcore.evaluate import evaluate
+from lmcore.lm import NotFittedError
 from lmcore.ngram import (
     LAMBDA_SUM_TOLERANCE,
     MLE,
@@ -17,7 +18,6 @@ from lmcore.ngram import (
     Convention,
     Interpolated,
     NgramModel,
-    NotFittedError,
     check_lambdas,
     fit_interpolation_weights,
     interpolated_perplexity,
@@ -69,9 +69,9 @@ def test_counts_match_plain_python_counting():
         grams, histories = reference_counts(TOY_TRAIN, k, 2, 1)
         assert model.ngram_counts(k) == dict(grams)
         for gram, c in grams.items():
-            assert model.count(gram[:-1], gram[-1]) == c
+            assert model.count(gram[-1], gram[:-1]) == c
         for history, c in histories.items():
-            assert model.history_count(history) == c
+            assert model.context_count(history) == c
             after = {g[-1]: n for g, n in grams.items() if g[:-1] == history}
             assert model.continuations(history) == after
             assert list(model.continuations(history).values()) == sorted(after.values(), reverse=True)
@@ -79,14 +79,14 @@ def test_counts_match_plain_python_counting():
 
 def test_history_counts_differ_from_unigram_counts_at_sentence_ends():
     course = MLE(2, convention="course").fit(TOY_TRAIN)
-    assert course.count([], "years") == 1
-    assert course.history_count(["years"]) == 0  # "years" ends a sentence: never a history
+    assert course.count("years") == 1
+    assert course.context_count(["years"]) == 0  # "years" ends a sentence: never a history
     assert course.continuations(["years"]) == {}
-    assert course.history_count(["spent"]) == 2
+    assert course.context_count(["spent"]) == 2
     standard = MLE(2).fit(TOY_TRAIN)  # with </s>, "years" is followed by something
-    assert standard.history_count(["years"]) == 1
-    assert standard.history_count(["<s>"]) == 3  # <s> starts 3 sentences
-    assert standard.count(["never-seen"], "i") == 0 and standard.history_count(["never-seen"]) == 0
+    assert standard.context_count(["years"]) == 1
+    assert standard.context_count(["<s>"]) == 3  # <s> starts 3 sentences
+    assert standard.count("i", ["never-seen"]) == 0 and standard.context_count(["never-seen"]) == 0
 
 
 def test_continuation_counts_and_count_of_counts():
@@ -105,24 +105,24 @@ def test_token_counts_are_the_training_counts_of_each_test_token():
     framed = padded(TOY_TEST[0], 1, 1)
     pairs = list(zip(framed, framed[1:]))
     assert counts.order == 2 and counts.ngram_counts.size == len(pairs) == model.token_logprobs(TOY_TEST).size
-    assert counts.ngram_counts.tolist() == [model.count([h], w) for h, w in pairs]
-    assert counts.history_counts.tolist() == [model.history_count([h]) for h, _ in pairs]
+    assert counts.ngram_counts.tolist() == [model.count(w, [h]) for h, w in pairs]
+    assert counts.history_counts.tolist() == [model.context_count([h]) for h, _ in pairs]
     assert counts.history_types.tolist() == [len(model.continuations([h])) for h, _ in pairs]
     assert counts.ngram_counts.tolist() == [2, 2, 1, 1, 0, 1, 1, 1]  # "years before" was never seen
-    unigram = model.token_counts(TOY_TEST, k=1)
-    assert unigram.ngram_counts.tolist() == [model.count([], w) for _, w in pairs]
-    assert set(unigram.history_counts.tolist()) == {model.history_count([])} == {13}  # 10 words + 3 </s>
+    unigram = model.token_counts(TOY_TEST, order=1)
+    assert unigram.ngram_counts.tolist() == [model.count(w) for _, w in pairs]
+    assert set(unigram.history_counts.tolist()) == {model.context_count([])} == {13}  # 10 words + 3 </s>
     course = MLE(3, convention="course").fit(TOY_TRAIN)  # no <s>: the first words have shorter histories
     first_two = course.token_counts(TOY_TEST).ngram_counts[:2].tolist()
-    assert first_two == [course.count([], "i"), course.count(["i"], "spent")]
+    assert first_two == [course.count("i"), course.count("spent", ["i"])]
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda m: m.count("i", "spent"), "history must be a sequence of tokens"),
-    (lambda m: m.count(["i"], 3), "word must be a str"),
-    (lambda m: m.history_count(["a", "b", "c"]), "history has 3 tokens; a model of order 2 uses at most 1"),
-    (lambda m: m.ngram_counts(3), "k must be an order between 1 and 2"),
-    (lambda m: m.token_counts(TOY_TEST, k=0), "k must be an order between 1 and 2"),
+    (lambda m: m.count("i", "spent"), "context must be a sequence of tokens"),
+    (lambda m: m.count(3, ["i"]), "word must be a str"),
+    (lambda m: m.context_count(["a", "b", "c"]), "context has 3 tokens; a model of order 2 uses at most 1"),
+    (lambda m: m.ngram_counts(3), "order must be an integer between 1 and 2"),
+    (lambda m: m.token_counts(TOY_TEST, order=0), "order must be an integer between 1 and 2"),
 ])
 def test_count_lookups_name_bad_arguments(call, message):
     with pytest.raises((TypeError, ValueError), match=message):
@@ -169,8 +169,8 @@ def test_any_order_with_any_vocabulary_fits():
     vocab = Vocabulary([f"w{i}" for i in range(300_000)])
     train = [["w1", "w2", "w3", "w1", "w2", "w4"], ["w299999", "w2", "w3"]]
     model = MLE(7).fit(train, vocab=vocab)
-    assert model.count(["w1", "w2", "w3", "w1", "w2"], "w4") == 1
-    assert model.count(["w3", "w1", "w2"], "w4") == 1 and model.count(["w1", "w2"], "w3") == 1
+    assert model.count("w4", ["w1", "w2", "w3", "w1", "w2"]) == 1
+    assert model.count("w4", ["w3", "w1", "w2"]) == 1 and model.count("w3", ["w1", "w2"]) == 1
     assert model.prob("w4", ["<s>", "w1", "w2", "w3", "w1", "w2"]) == 1.0
     assert model.prob("w3", ["w299999", "w2"]) == 1.0 and model.prob("w3", ["w299999", "w4"]) == 0.0
     assert model.continuations(["w1", "w2"]) == {"w3": 1, "w4": 1}
@@ -339,7 +339,7 @@ def test_every_distribution_sums_to_one(train, context, order, k, weights, conve
         assert math.fsum(distribution.values()) == pytest.approx(1.0, abs=1e-9)
         assert list(distribution.values()) == sorted(distribution.values(), reverse=True)
     mle = MLE(order, convention=convention).fit(train)
-    if mle.history_count(context) > 0:
+    if mle.context_count(context) > 0:
         assert math.fsum(mle.next_word_distribution(context).values()) == pytest.approx(1.0, abs=1e-9)
 
 

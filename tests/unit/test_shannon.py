@@ -56,9 +56,9 @@ def test_model_context_follows_the_convention():
 
 
 @pytest.mark.parametrize("kind", sorted(MODEL_KINDS))
-def test_outcome_probs_are_the_next_word_distribution(kind):
+def test_distribution_is_the_next_word_distribution(kind):
     model = MODEL_KINDS[kind](2).fit(TOY)
-    probs = shannon.outcome_probs(model, ["spent"])
+    probs = model.distribution(["spent"])
     listed = model.next_word_distribution(["spent"])
     assert dict(zip(model.outcomes, probs.tolist())) == pytest.approx(listed, abs=1e-15)
     assert probs.sum() == pytest.approx(1.0)
@@ -67,11 +67,11 @@ def test_outcome_probs_are_the_next_word_distribution(kind):
 @settings(max_examples=40)
 @given(train=corpus, history=st.lists(st.sampled_from(WORDS + ["zzz"]), max_size=3), k=st.integers(1, 9),
        kind=st.sampled_from(["add-k", "kneser-ney", "interpolated"]), order=st.integers(1, 3))
-def test_top_k_and_rank_are_positions_in_the_sorted_distribution(train, history, k, kind, order):
+def test_top_guesses_and_rank_are_positions_in_the_sorted_distribution(train, history, k, kind, order):
     model = MODEL_KINDS[kind](order).fit(train)
     context = shannon.model_context(model, history)
     listed = list(model.next_word_distribution(context).items())
-    top = shannon.top_k(model, context, k)
+    top = shannon.top_guesses(model, context, k)
     assert [w for w, _ in top] == [w for w, _ in listed[:k]]
     assert [p for _, p in top] == pytest.approx([p for _, p in listed[:k]], abs=1e-15)
     for position, (word, p) in enumerate(listed, start=1):
@@ -81,7 +81,7 @@ def test_top_k_and_rank_are_positions_in_the_sorted_distribution(train, history,
 def test_ties_go_to_the_outcome_listed_first():
     model = MLE(2).fit([["i", "spent", "three", "years"], ["i", "spent", "money"]])
     # money and three both follow "spent" once; money comes first in the vocabulary (alphabetical)
-    assert shannon.top_k(model, ["spent"], 2) == (("money", 0.5), ("three", 0.5))
+    assert shannon.top_guesses(model, ["spent"], 2) == (("money", 0.5), ("three", 0.5))
     assert shannon.rank_of(model, ["spent"], "money") == (1, 0.5)
     assert shannon.rank_of(model, ["spent"], "three") == (2, 0.5)
 
@@ -98,20 +98,20 @@ def test_unknown_words_are_ranked_as_unk_and_a_closed_vocabulary_gives_zero():
 
 def test_predict_agrees_with_its_parts(toy_models):
     model = toy_models["bigram"]
-    p = shannon.predict(model, ["i"], "spent", k=3, name="bigram")
-    assert p.top == shannon.top_k(model, ["i"], 3)
+    p = shannon.predict(model, ["i"], "spent", n_guesses=3, name="bigram")
+    assert p.top == shannon.top_guesses(model, ["i"], 3)
     assert (p.rank, p.prob) == shannon.rank_of(model, ["i"], "spent")
     assert p.surprisal == pytest.approx(-math.log2(p.prob)) and p.hit == (p.rank == 1)
 
 
 @pytest.mark.parametrize("call, error, words", [
-    (lambda m: shannon.outcome_probs(m, "the"), TypeError, "context must be a sequence"),
-    (lambda m: shannon.outcome_probs(m, ["a", "b"]), ValueError, "at most 1"),
-    (lambda m: shannon.top_k(m, [], 0), ValueError, "k must be an integer >= 1"),
-    (lambda m: shannon.top_k(m, [], True), ValueError, "k must be"),
+    (lambda m: m.distribution("the"), TypeError, "context must be a sequence"),
+    (lambda m: m.distribution(["a", "b"]), ValueError, "at most 1"),
+    (lambda m: shannon.top_guesses(m, [], 0), ValueError, "n_guesses must be an integer >= 1"),
+    (lambda m: shannon.top_guesses(m, [], True), ValueError, "n_guesses must be"),
     (lambda m: shannon.rank_of(m, [], 3), TypeError, "token must be a str"),
     (lambda m: shannon.predict(m, [], None), TypeError, "token must be a str"),
-    (lambda m: shannon.model_context("model", []), TypeError, "fitted lmcore n-gram model"),
+    (lambda m: shannon.model_context("model", []), TypeError, "fitted lmcore language model"),
 ])
 def test_bad_model_input_is_named(call, error, words):
     with pytest.raises(error, match=words):
@@ -120,7 +120,7 @@ def test_bad_model_input_is_named(call, error, words):
 
 def test_an_unfitted_model_is_refused():
     with pytest.raises(ValueError, match="not fitted"):
-        shannon.top_k(MLE(2), [])
+        shannon.top_guesses(MLE(2), [])
 
 
 # --- a player's input -----------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def test_models_and_sentences_are_checked(toy_models):
 
 def test_play_records_guesses_ranks_and_tallies(toy_models):
     sentence = ["i", "spent", "three", "days"]
-    steps = shannon.play(sentence, ["I", "went", None, "years"], toy_models, k=3)
+    steps = shannon.play(sentence, ["I", "went", None, "years"], toy_models, n_guesses=3)
     assert [s.token for s in steps] == sentence
     assert [s.hit for s in steps] == [True, False, None, False]
     assert [s.guess for s in steps] == ["i", "went", None, "years"]
@@ -202,7 +202,7 @@ def test_play_records_guesses_ranks_and_tallies(toy_models):
        kind=st.sampled_from(["add-k", "kneser-ney", "interpolated"]))
 def test_play_gives_the_models_own_token_probabilities(train, sentence, kind):
     models = {f"order {n}": MODEL_KINDS[kind](n).fit(train) for n in (1, 2, 3)}
-    steps = shannon.play(sentence, [None] * len(sentence), models, k=2)
+    steps = shannon.play(sentence, [None] * len(sentence), models, n_guesses=2)
     for i, model in enumerate(models.values()):
         expected = np.exp(model.token_logprobs([sentence]))[: len(sentence)]  # the words, not </s>
         assert [s.predictions[i].prob for s in steps] == pytest.approx(expected.tolist(), rel=1e-12)
@@ -382,7 +382,7 @@ def test_letter_game_refuses_a_word_model_and_odd_text(letter_text):
     model = shannon_letters.fit_letter_model(letter_text, order=1)
     with pytest.raises(ValueError, match="outside a-z and space"):
         shannon_letters.letter_game(model, "Abc")
-    with pytest.raises(TypeError, match="fitted lmcore n-gram model"):
+    with pytest.raises(TypeError, match="fitted lmcore language model"):
         shannon_letters.letter_game("model", "abc")
     with pytest.raises(ValueError, match="train_letters has symbols outside"):
         shannon_letters.fit_letter_model("abc!", 2)
@@ -442,7 +442,7 @@ def test_the_pizza_example_is_the_courses():
 def test_ten_guesses_are_shown_unless_asked_otherwise():
     model = MLE(1).fit([list("abcdefghijkl")])  # 14 outcomes
     sentence = list("abc")
-    assert len(shannon.top_k(model)) == 10
+    assert len(shannon.top_guesses(model)) == 10
     prediction = shannon.predict(model, [], "a")
     assert len(prediction.top) == 10 and prediction.name == ""
     assert len(shannon.play(sentence, [None], {"m": model})[0].predictions[0].top) == 10
@@ -472,8 +472,8 @@ def test_positions_and_sizes_must_be_integers_not_booleans(toy_models):
         shannon.play_step(["i", "spent", "money"], True, None, toy_models)
     with pytest.raises(ValueError, match="n_positions must be an integer >= 1"):
         shannon.context_profile([MLE(1).fit(TOY)], TOY, n_positions=True)
-    with pytest.raises(TypeError, match=r"^model must be a fitted lmcore n-gram model"):
-        shannon.top_k("model")
+    with pytest.raises(TypeError, match=r"^model must be a fitted lmcore language model"):
+        shannon.top_guesses("model")
     with pytest.raises(TypeError, match=r"^models\[1\] must be a fitted"):
         shannon.context_profile([MLE(1).fit(TOY), "bigram"], TOY)
 

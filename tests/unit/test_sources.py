@@ -119,26 +119,27 @@ def test_transient_state_is_never_visited():
 def test_probability_validation():
     with pytest.raises(ValueError, match="probabilities sum to 0.93, expected 1"):
         IIDSource([0.5, 0.43])
-    with pytest.raises(ValueError, match="non-negative"):
+    with pytest.raises(ValueError, match=r"probabilities has negative probabilities: \[-0\.5\]"):
         IIDSource([1.5, -0.5])
     with pytest.raises(ValueError, match="outcomes has 3 labels for 2"):
         IIDSource([0.5, 0.5], outcomes=["a", "b", "c"])
     with pytest.raises(ValueError, match="distinct"):
         IIDSource([0.5, 0.5], outcomes=["a", "a"])
-    with pytest.raises(TypeError, match="probabilities must be a list of numbers"):
+    with pytest.raises(TypeError, match="probabilities must contain only numbers"):
         IIDSource(["a", "b"])
 
 
 def test_transition_validation():
-    with pytest.raises(ValueError, match="row 1 of transition sums to 0.95, expected 1"):
+    with pytest.raises(ValueError, match="row 1 of transition: probabilities sum to 0.95, expected 1"):
         MarkovSource([[0.5, 0.5], [0.5, 0.45]])
     with pytest.raises(ValueError, match="square"):
         MarkovSource([[0.5, 0.5]])
-    with pytest.raises(ValueError, match="non-negative"):
+    with pytest.raises(ValueError, match="transition has negative probabilities"):
         MarkovSource([[1.2, -0.2], [0.5, 0.5]])
     with pytest.raises(ValueError, match="more than one stationary distribution"):
         MarkovSource(np.eye(2))
-    MarkovSource([[0.5, 0.5 + 1e-12], [0.5, 0.5]])  # within the 1e-9 tolerance
+    MarkovSource([[0.5, 0.5 + 1e-12], [0.5, 0.5]])  # within the tolerance
+    MarkovSource([[0.333333] * 3, [0.5, 0.5, 0], [0, 0, 1]])  # each row rounded to six decimals, as in lmcore.info
 
 
 def test_argument_validation():
@@ -157,6 +158,8 @@ def test_argument_validation():
         chain.running_rate([])
     with pytest.raises(ValueError, match="base"):
         chain.entropy_rate(base=1)
+    with pytest.raises(ValueError, match="base must be a finite number > 1"):  # not -1 bits
+        IIDSource([0.5, 0.5]).entropy_rate(base=0.5)
     with pytest.raises(ValueError, match="'z', which is not one of"):
         MarkovSource(P, states=["a", "b"]).encode(["a", "z"])
 
@@ -239,7 +242,7 @@ def test_mixture_validation():
         MixtureSource([FAIR, IIDSource([0.5, 0.5], outcomes=["x", "y"])])
     with pytest.raises(ValueError, match="weights has 3 entries for 2 sources"):
         MixtureSource([FAIR, BENT], weights=[0.2, 0.3, 0.5])
-    with pytest.raises(ValueError, match="weights sum to"):
+    with pytest.raises(ValueError, match="weights: probabilities sum to"):
         MixtureSource([FAIR, BENT], weights=[0.2, 0.3])
     with pytest.raises(ValueError, match="n must be at least 1"):
         MixtureSource([FAIR, BENT]).sample(0)

@@ -131,13 +131,13 @@ def test_the_toy_corpus_per_token_and_per_character():
     (lambda: units.texts([["a"]], "word", separator=None), TypeError, "separator must be a str"),
     (lambda: units.count_characters("abc"), TypeError, "sentence_texts must be a list of str"),
     (lambda: units.spelling_bits(None, ["a", ""]), TypeError, "words must be a list of non-empty str"),
-    (lambda: units.score_text(AddK(1).fit(TOY), TOY_TEST, 0), ValueError, "n_characters must be a positive int"),
-    (lambda: units.per_character(1.0, 0, 5), ValueError, "n_tokens must be a positive int"),
-    (lambda: train_bpe(TOY, 1), ValueError, "vocab_size must be an int >= 2"),
+    (lambda: units.score_text(AddK(1).fit(TOY), TOY_TEST, 0), ValueError, "n_characters must be at least 1"),
+    (lambda: units.per_character(1.0, 0, 5), ValueError, "n_tokens must be at least 1"),
+    (lambda: train_bpe(TOY, 1), ValueError, "vocab_size must be at least 2"),
     (lambda: train_bpe(TOY, 30, separator="_"), ValueError, "separator must be"),
     (lambda: train_bpe([[]], 30), ValueError, "sentences is empty"),
     (lambda: train_bpe([["a", 1]], 30), TypeError, r"sentences\[0\] must contain only str tokens"),
-    (lambda: train_bpe(TOY, 30).decode("abc"), TypeError, "pieces must be a list of str pieces"),
+    (lambda: train_bpe(TOY, 30).decode("abc"), TypeError, r"pieces must be a sequence of tokens \(e.g. a list of str\), got str"),
 ])
 def test_bad_input_is_named(call, error, words):
     with pytest.raises(error, match=words):

@@ -28,7 +28,7 @@ def test_the_v_of_add_k_is_the_models_outcomes_not_a_vocabulary_size():
     nltk_like = AddK(2, k=1, convention="nltk").fit(TOY_TRAIN, vocab=v)  # nltk's len(vocab): <s> too
     assert [len(m.outcomes) for m in (standard, course, nltk_like)] == [10, 8, 11]
     for model in (standard, course, nltk_like):  # the unigram of each divides by its own |V|
-        assert model.prob("spent") == (model.count([], "spent") + 1) / (model.history_count() + len(model.outcomes))
+        assert model.prob("spent") == (model.count("spent") + 1) / (model.context_count() + len(model.outcomes))
 
 
 def test_min_count_maps_rare_words_to_unk():
@@ -57,7 +57,7 @@ def test_markers_in_training_text_are_not_words():
 def test_errors():
     with pytest.raises(ValueError, match="min_count"):
         Vocabulary.build(TOY_TRAIN, min_count=0)
-    with pytest.raises(TypeError, match="split it first"):
+    with pytest.raises(TypeError, match=r"\(split each sentence into tokens\), got a str"):
         Vocabulary.build(["i spent money"])
     with pytest.raises(ValueError, match="empty"):
         Vocabulary.build([])

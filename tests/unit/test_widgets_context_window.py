@@ -105,7 +105,7 @@ def test_bad_settings_are_named(stream):
         ContextWindowExplorer(table, positions, n_chars, window=12, max_window=10)
     with pytest.raises(ValueError, match="stride must be at most the window"):
         window_report(table, positions, n_chars, window=4, stride=5)
-    with pytest.raises(ValueError, match="n_characters must be a positive int"):
+    with pytest.raises(ValueError, match="n_characters must be at least 1"):
         window_report(table, positions, 0, window=4, stride=4)
 
 

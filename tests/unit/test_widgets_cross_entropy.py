@@ -223,12 +223,13 @@ def test_compression_report_and_html():
     assert svg.count("<rect") == 2 * 3 + 2 and "0.1001" in svg and "−2.97" in svg
 
 
-@pytest.mark.parametrize("message, p_a, words", [
-    ("", 0.5, "message is empty"), ("ABC", 0.5, "only the letters A and B, not 'C'"),
-    ("A" * 13, 0.5, "at most 12"), ("AB", 1.0, "strictly between 0 and 1"), ("AB", "half", "p_a must be"),
+@pytest.mark.parametrize("message, p_a, error, words", [
+    ("", 0.5, ValueError, "message is empty"), ("ABC", 0.5, ValueError, "only the letters A and B, not 'C'"),
+    ("A" * 13, 0.5, ValueError, "at most 12"), ("AB", 1.0, ValueError, "p_a must be strictly between 0 and 1"),
+    ("AB", "half", TypeError, "p_a must be a number, got str"),
 ])
-def test_compression_report_refuses_odd_input(message, p_a, words):
-    with pytest.raises(ValueError, match=words):
+def test_compression_report_refuses_odd_input(message, p_a, error, words):
+    with pytest.raises(error, match=words):
         compression_report(message, p_a)
     with pytest.raises(TypeError, match="message must be a str"):
         compression_report(["A"], 0.5)

@@ -1,0 +1,167 @@
+"""Training the neural model: Adam on the batch loss, with early stopping on held-out text.
+
+The settings travel together in a :class:`TrainingConfig`; :func:`train` fits a model with
+them and returns a :class:`TrainingHistory`, :func:`train_new` builds the model on a
+training text's vocabulary first (the one recipe of the stored models).
+
+>>> TrainingConfig(epochs=2)
+TrainingConfig(epochs=2, batch_size=256, learning_rate=0.003, decay=0.5, weight_decay=0.0, unigram_start=True, seed=0)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lmcore.checks import check_int
+from lmcore.neural.model import NeuralLM
+from lmcore.text import Vocabulary
+
+__all__ = ["TrainingConfig", "TrainingHistory", "train", "train_new"]
+
+
+@dataclass(frozen=True)
+class TrainingConfig:
+    """How :func:`train` fits a model; checked when built.
+
+    - ``epochs``: passes over the training tokens; ``batch_size``: tokens per step.
+    - ``learning_rate``: Adam's step size, multiplied by ``decay`` after every epoch.
+    - ``weight_decay``: each step also shrinks every weight matrix (not the biases) by
+      ``learning_rate · weight_decay`` of itself (AdamW), in [0, 1).
+    - ``unigram_start``: first set the output bias to the log of each outcome's add-one
+      training frequency, so that training starts from the unigram model.
+    - ``seed``: the order of the tokens in each epoch (and, in :func:`train_new`, the model's
+      initial parameters).
+    """
+
+    epochs: int = 5
+    batch_size: int = 256
+    learning_rate: float = 3e-3
+    decay: float = 0.5
+    weight_decay: float = 0.0
+    unigram_start: bool = True
+    seed: int = 0
+
+    def __post_init__(self):
+        check_int(self.epochs, "epochs")
+        check_int(self.batch_size, "batch_size")
+        for name in ("learning_rate", "decay"):
+            value = getattr(self, name)
+            is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if not (is_number and value > 0 and math.isfinite(value)):
+                raise ValueError(f"{name} must be a positive number, got {value!r}")
+        value = self.weight_decay
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
+            raise ValueError(f"weight_decay must be a number in [0, 1), got {value!r}")
+        if not isinstance(self.unigram_start, bool):
+            raise TypeError(f"unigram_start must be True or False, got {self.unigram_start!r}")
+        check_int(self.seed, "seed", minimum=0)
+
+
+@dataclass(frozen=True)
+class TrainingHistory:
+    """What :func:`train` did: per epoch, the mean training loss and the held-out cross-entropy.
+
+    ``train_bits[i]`` is the mean loss over the batches of epoch i + 1 (in bits per token,
+    the loss in nats divided by ln 2), measured while the parameters moved;
+    ``heldout_bits[i]`` the held-out cross-entropy after that epoch (NaN without held-out
+    text). ``best_epoch`` (from 1) is the epoch whose parameters the model keeps: the one
+    with the lowest held-out cross-entropy (the last one without held-out text).
+    ``seconds`` is the wall-clock training time.
+    """
+
+    train_bits: np.ndarray
+    heldout_bits: np.ndarray
+    best_epoch: int
+    seconds: float
+    n_train_tokens: int
+
+
+
+
+
+def train(model: NeuralLM, sentences: Sequence[Sequence[str]], heldout: Sequence[Sequence[str]] | None = None,
+          config: TrainingConfig = TrainingConfig()) -> TrainingHistory:
+    """Fit ``model`` to ``sentences`` by Adam on the batch loss; return the :class:`TrainingHistory`.
+
+    Each epoch visits every predicted training token once, in an order shuffled by
+    ``config.seed``, ``config.batch_size`` at a time. Adam (Kingma and Ba 2015; β1 = 0.9,
+    β2 = 0.999) steps each parameter by ``lr · m̂ / (√v̂ + 1e-8)``, with m and v running means of
+    the gradient and its square; the learning rate is multiplied by ``config.decay`` after every
+    epoch. Weight decay (AdamW, Loshchilov and Hutter 2019) keeps a model from fitting its
+    training text too closely; a unigram start begins from the unigram model, not the uniform
+    one (:class:`TrainingConfig`). With ``heldout``
+    sentences, the cross-entropy on them is measured after each epoch, and the model keeps the
+    parameters of the best epoch (early stopping: held-out text chooses, as it chose λ in
+    chapter 5). The same arguments give the same model.
+
+    Introduced in notebooks/07_neural_models.ipynb, section "A small neural language model".
+    """
+    if not isinstance(model, NeuralLM):
+        raise TypeError(f"model must be a NeuralLM, got {type(model).__name__}")
+    if not isinstance(config, TrainingConfig):
+        raise TypeError(f"config must be a TrainingConfig, got {type(config).__name__}")
+    epochs, batch_size, decay, weight_decay = config.epochs, config.batch_size, config.decay, config.weight_decay
+    grams = model.frame(sentences).grams
+    check = model.frame(heldout).grams if heldout is not None else None
+    if config.unigram_start:
+        counts = np.bincount(grams[:, -1], minlength=len(model.vocab)) + 1.0
+        model.b2[...] = np.log(counts / counts.sum())
+    rng = np.random.default_rng(config.seed)
+    moments = {name: (np.zeros_like(p), np.zeros_like(p)) for name, p in model.parameters().items()}
+    beta1, beta2, step, lr = 0.9, 0.999, 0, float(config.learning_rate)
+    train_bits, heldout_bits, best_bits = [], [], math.inf
+    best = {name: p.copy() for name, p in model.parameters().items()}
+    start = time.perf_counter()
+    for _ in range(epochs):
+        order = rng.permutation(grams.shape[0])
+        total = 0.0
+        for first in range(0, order.size, batch_size):
+            batch = grams[order[first:first + batch_size]]
+            loss, grads = model.loss_and_gradients(batch)
+            total += loss * batch.shape[0]
+            step += 1
+            scale = lr * math.sqrt(1 - beta2**step) / (1 - beta1**step)
+            for name, g in grads.items():
+                m, v = moments[name]
+                m *= beta1
+                m += (1 - beta1) * g
+                v *= beta2
+                v += (1 - beta2) * g * g
+                param = getattr(model, name)
+                if weight_decay and name in ("E", "W1", "W2"):
+                    param *= 1 - lr * weight_decay
+                param -= scale * m / (np.sqrt(v) + 1e-8)
+        train_bits.append(total / grams.shape[0] / math.log(2))
+        bits = -model.grams_logprobs(check).mean() / math.log(2) if check is not None else math.nan
+        heldout_bits.append(bits)
+        if check is None or bits < best_bits:
+            best_bits, best = bits, {name: p.copy() for name, p in model.parameters().items()}
+        lr *= decay
+    for name, p in best.items():
+        setattr(model, name, p)
+    best_epoch = len(heldout_bits) if check is None else int(np.nanargmin(heldout_bits)) + 1
+    return TrainingHistory(np.array(train_bits), np.array(heldout_bits), best_epoch,
+                           time.perf_counter() - start, int(grams.shape[0]))
+
+
+def train_new(sentences: Sequence[Sequence[str]], heldout: Sequence[Sequence[str]] | None = None, *,
+              min_count: int = 2, context_size: int = 8, dim: int = 16, hidden: int = 128,
+              config: TrainingConfig = TrainingConfig()) -> tuple[NeuralLM, TrainingHistory]:
+    """A new model on the vocabulary of ``sentences`` (tokens seen ``min_count`` times or more; the
+    rest is ``<unk>``), its initial parameters drawn with ``config.seed``, trained by :func:`train`.
+    The one recipe of the stored models (``benchmarks/train_neural.py``) and of the test that
+    re-trains a reduced one.
+
+    >>> model, history = train_new([list("abab"), list("ba")], context_size=2, dim=2, hidden=4,
+    ...                            config=TrainingConfig(epochs=2))
+    >>> model.vocab.words, history.train_bits.shape
+    (('a', 'b'), (2,))
+    """
+    vocab = Vocabulary.build(sentences, min_count)
+    model = NeuralLM(vocab, context_size=context_size, dim=dim, hidden=hidden, seed=config.seed)
+    return model, train(model, sentences, heldout, config)

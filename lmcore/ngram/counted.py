@@ -1,0 +1,229 @@
+"""N-gram models trained from counts: fit on sentences, a text file or encoded ids, then look
+the training counts up by tokens.
+
+:class:`CountedNgramModel` is the base of MLE, add-k, interpolation and Kneser-Ney: it
+counts the n-grams of orders 1..n of the framed training text in numpy tables
+(``counting``) and answers ``count(word, context)``, ``context_count(context)``,
+``continuations(context)``, ``ngram_counts(order)`` and, for a whole test set at once,
+``token_counts(sentences)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from lmcore.lm import context_rows
+from lmcore.ngram.counting import NgramCounts, TokenCounts, check_encoded, check_markers, flatten_sentences
+from lmcore.ngram.model import NgramModel
+from lmcore.text import BOS_ID, EOS_ID, UNK_ID, Vocabulary, encode_lines
+
+__all__ = ["CountedNgramModel"]
+
+
+class CountedNgramModel(NgramModel):
+    """An n-gram model trained from the counts of its training text.
+
+    A subclass supplies :meth:`id_probs`; one whose estimate is a formula of c(h, w) and
+    c(h) (MLE, add-k) computes it with :meth:`_probs_from_counts`.
+    """
+
+    def __init__(self, order: int, *, convention="standard"):
+        super().__init__(order, convention=convention)
+        self.counts: NgramCounts | None = None
+
+    # -- fitting
+
+    # -- fitting
+
+    def fit(self, sentences, vocab: Vocabulary | None = None, min_count: int = 1):
+        """Count n-grams of orders 1..n in ``sentences`` (lists of str tokens); returns the model.
+
+        The vocabulary is built from ``sentences`` (words seen ``min_count`` times or more)
+        unless ``vocab`` is given; words outside it are counted as ``<unk>``. The sentences
+        are raw tokens: lmcore adds ``<s>`` and ``</s>`` as the convention says.
+
+        >>> from lmcore.ngram import MLE
+        >>> model = MLE(2).fit([["i", "spent", "money"]])                  # right
+        >>> model = MLE(2).fit([["<s>", "i", "spent", "money", "</s>"]])   # wrong
+        Traceback (most recent call last):
+        ...
+        ValueError: sentences[0] holds the marker '<s>' at position 0: lmcore adds <s> and </s> itself (...), ...
+        """
+        tokens, lengths = flatten_sentences(sentences, "sentences")
+        if vocab is None:
+            vocab = Vocabulary.build([tokens], min_count)  # counts the same as one call per sentence
+        elif not isinstance(vocab, Vocabulary):
+            raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
+        elif min_count != 1:
+            raise ValueError("give either vocab or min_count, not both: min_count is for building a vocabulary")
+        ids = vocab.encode(tokens)
+        del tokens  # the flat list is as large as the ids: gone before counting
+        check_markers(sentences, ids, lengths)
+        return self.fit_encoded(ids, lengths, vocab)
+
+    def fit_text(self, source, vocab: Vocabulary | None = None, min_count: int = 1, tokenizer=None):
+        """:meth:`fit` on the lines of a text file (a file name) or of any iterable of lines, one sentence
+        a line, split at whitespace as KenLM's ``lmplz`` reads them (or by ``tokenizer``: str -> list of str),
+        read in chunks straight to ids: no list of str tokens is held (:func:`lmcore.text.encode_lines`).
+        The model is the one :meth:`fit` gives on the same sentences as token lists."""
+        return self.fit_encoded(*encode_lines(source, vocab, min_count, tokenizer))
+
+    def fit_encoded(self, ids, lengths, vocab: Vocabulary):
+        """:meth:`fit` on sentences already encoded: ``ids`` holds every sentence's vocabulary ids
+        in a row (any integer array, e.g. int32 from ``vocab.encode``), ``lengths`` the length
+        of each sentence. No list of str tokens is needed, which saves memory on large corpora.
+
+        >>> from lmcore.ngram import MLE
+        >>> vocab = Vocabulary(["i", "spent", "money"])
+        >>> ids = vocab.encode(["i", "spent", "money", "i", "spent"])
+        >>> MLE(2).fit_encoded(ids, [3, 2], vocab).count("spent", ["i"])
+        2
+        """
+        ids, lengths = check_encoded(ids, lengths, vocab)
+        n_start, n_end = self.convention.padding(self.order)
+        if lengths.sum() + n_end * lengths.size == 0:
+            raise ValueError("sentences has no tokens to predict")
+        if not self.convention.open_vocabulary and (ids == UNK_ID).any():
+            raise ValueError("sentences has words outside the vocabulary, but the convention's vocabulary is "
+                             "closed (open_vocabulary=False): use min_count=1 or an open vocabulary")
+        is_outcome = np.ones(len(vocab), dtype=bool)
+        is_outcome[BOS_ID] = self.convention.bos_outcome and n_start > 0
+        is_outcome[EOS_ID] = n_end > 0
+        is_outcome[UNK_ID] = self.convention.open_vocabulary
+        self.vocab, self._is_outcome = vocab, is_outcome
+        self.outcome_ids = np.flatnonzero(is_outcome)
+        self.counts = NgramCounts.from_sentences(ids, lengths, self.order, n_start, n_end, len(vocab))
+        return self
+    # -- probabilities from counts
+
+    def _lookup_counts(self, k: int, grams: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(c(h, w), c(h))`` of the k-gram ending at each row's predicted id."""
+        table = self.counts.tables[k - 1]
+        keys = self.counts.keys(grams, k)
+        return table.count(keys), table.history_count(keys // self.counts.base)
+
+    def defined_at(self, grams: np.ndarray) -> np.ndarray:
+        """Whether the model has a distribution after each row's history (the last order - 1 ids
+        before the predicted one): True unless an estimate is undefined there (MLE after a
+        history never seen)."""
+        return np.ones(grams.shape[0], dtype=bool)
+
+    def _probs_from_counts(self, grams: np.ndarray, context_len: np.ndarray,
+                           estimate: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+        """:meth:`id_probs` of a model whose estimate is ``estimate(c(h, w), c(h))`` at each row's order."""
+        probs = np.empty(grams.shape[0])
+        for k in range(1, self.order + 1):
+            rows = np.flatnonzero(context_len == k - 1)
+            if rows.size:
+                probs[rows] = estimate(*self._lookup_counts(k, grams[rows]))
+        return probs
+
+    # -- counts, looked up by tokens
+
+    def _check_counted(self) -> NgramCounts:
+        self.check_fitted()
+        if self.counts is None:
+            raise TypeError(f"a {type(self).__name__} has no training counts (it was read from a file)")
+        return self.counts
+
+    def count(self, word: str, context: Sequence[str] = ()) -> int:
+        """c(context, word): how often ``word`` followed ``context`` in the framed training text.
+
+        ``context`` holds at most order - 1 tokens and may hold ``<s>``; unknown words count
+        as ``<unk>``. With an empty context it is the unigram count c(word).
+
+        >>> from lmcore.ngram import MLE
+        >>> model = MLE(2).fit([["i", "spent", "three", "years"], ["i", "spent", "money"]])
+        >>> model.count("spent", ["i"]), model.count("i", ["<s>"]), model.count("spent")
+        (2, 2, 2)
+        """
+        if not isinstance(word, str):
+            raise TypeError(f"word must be a str, got {type(word).__name__}")
+        self._check_counted()
+        grams, context_len = context_rows(self, context, np.array([self.vocab.id(word)]))
+        return int(self._lookup_counts(int(context_len[0]) + 1, grams)[0][0])
+
+    def context_count(self, context: Sequence[str] = ()) -> int:
+        """c(context) = Σ_w c(context, w): how often ``context`` was seen *as a history* (followed
+        by a predicted token). With an empty context: the number of predicted training tokens.
+
+        >>> from lmcore.ngram import MLE
+        >>> model = MLE(2).fit([["i", "spent", "three", "years"], ["i", "spent", "money"]])
+        >>> model.context_count(["spent"]), model.context_count()   # 7 words + 2 </s>
+        (2, 9)
+        """
+        self._check_counted()
+        grams, context_len = context_rows(self, context, np.array([UNK_ID]))
+        return int(self._lookup_counts(int(context_len[0]) + 1, grams)[1][0])
+
+    def continuations(self, context: Sequence[str] = ()) -> dict[str, int]:
+        """Every token seen after ``context`` in training, with its count c(context, w), most
+        frequent first (ties by vocabulary order). As nltk's ``counts[context]``.
+
+        >>> from lmcore.ngram import MLE
+        >>> model = MLE(2).fit([["i", "spent", "three", "years"], ["i", "spent", "money"]])
+        >>> model.continuations(["spent"])
+        {'money': 1, 'three': 1}
+        """
+        counts = self._check_counted()
+        grams, context_len = context_rows(self, context, np.array([UNK_ID]))
+        k = int(context_len[0]) + 1
+        table, base = counts.tables[k - 1], counts.base
+        history_key = int(counts.history_keys(grams[:, :-1], k - 1)[0])  # -1 if never seen: no continuations
+        first, last = np.searchsorted(table.keys, [history_key * base, (history_key + 1) * base])
+        ids, seen = table.keys[first:last] % base, table.counts[first:last]
+        by_count = np.argsort(-seen, kind="stable")
+        return {token: int(c) for token, c in zip(self.vocab.decode(ids[by_count]), seen[by_count])}
+
+    def _check_count_order(self, order) -> int:
+        if isinstance(order, bool) or not isinstance(order, (int, np.integer)) or not 1 <= order <= self.order:
+            raise ValueError(f"order must be an integer between 1 and {self.order}, got {order!r}")
+        return int(order)
+
+    def ngram_counts(self, order: int) -> dict[tuple[str, ...], int]:
+        """Every distinct n-gram of ``order`` seen in training (padding markers included) with its
+        count, in id order; ``len(model.ngram_counts(order))`` is the number of distinct ones.
+
+        Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Beyond linear interpolation".
+
+        >>> from lmcore.ngram import MLE
+        >>> model = MLE(2).fit([["i", "spent", "money"]])
+        >>> model.ngram_counts(2)
+        {('<s>', 'i'): 1, ('i', 'spent'): 1, ('money', '</s>'): 1, ('spent', 'money'): 1}
+        """
+        counts = self._check_counted()
+        order = self._check_count_order(order)
+        rows = counts.ngram_ids(order)
+        tokens = np.array(self.vocab.tokens, dtype=object)[rows]
+        return {tuple(row): int(c) for row, c in zip(tokens.tolist(), counts.tables[order - 1].counts.tolist())}
+
+    def token_counts(self, sentences: Sequence[Sequence[str]], order: int | None = None) -> TokenCounts:
+        """The training counts behind every predicted token of ``sentences``, at ``order``
+        (default: the model's order), framed as for scoring: c(h, w), c(h) and N1+(h •) per
+        token, in the order of :meth:`token_logprobs`. Where a token has fewer than order - 1
+        tokens before it (no ``<s>`` padding), its shorter history is used.
+
+        Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Where the probability goes".
+
+        >>> from lmcore.ngram import MLE
+        >>> model = MLE(2).fit([["i", "spent", "three", "years"], ["i", "spent", "money"]])
+        >>> counts = model.token_counts([["i", "spent", "time"]])   # <s> i, i spent, spent time, time </s>
+        >>> counts.ngram_counts.tolist(), counts.history_counts.tolist(), counts.history_types.tolist()
+        ([2, 2, 0, 0], [2, 2, 2, 0], [1, 1, 2, 0])
+        """
+        counts = self._check_counted()
+        k = self._check_count_order(self.order if order is None else order)
+        targets = self._targets(sentences)
+        orders = np.minimum(targets.context_len + 1, k)
+        found = np.zeros((3, orders.size), dtype=np.int64)
+        for j in range(1, k + 1):
+            rows = np.flatnonzero(orders == j)
+            if rows.size:
+                table = counts.tables[j - 1]
+                keys = counts.keys(targets.grams[rows], j)
+                found[0, rows] = table.count(keys)
+                found[1, rows] = table.history_count(keys // counts.base)
+                found[2, rows] = table.history_type_count(keys // counts.base)
+        return TokenCounts(int(k), *found)

@@ -1,0 +1,365 @@
+"""lmcore.checks: one check per kind of argument, and the same mistake refused with the same
+error type and wording by every public function that takes such an argument."""
+
+import ast
+import inspect
+import math
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from lmcore import checks, info
+from lmcore.evaluate import texts
+from lmcore.info import IIDSource, MarkovSource, MixtureSource
+from lmcore.ngram import MLE
+from lmcore.text import Vocabulary, train_bpe
+
+
+def raised(call) -> tuple[type, str]:
+    """The type and message of the error ``call()`` raises (it must raise one)."""
+    with pytest.raises((TypeError, ValueError)) as error:
+        call()
+    return type(error.value), str(error.value)
+
+
+# --- the module itself ----------------------------------------------------------------------------
+
+
+def test_checks_imports_only_numpy_and_the_standard_library():
+    tree = ast.parse(Path(checks.__file__).read_text(encoding="utf-8"))
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert imported - {"__future__"} <= set(sys.stdlib_module_names) | {"numpy"}
+
+
+@pytest.mark.parametrize("name", [name for name in checks.__all__ if callable(getattr(checks, name))])
+def test_every_check_has_an_example_and_annotations(name):
+    function = getattr(checks, name)
+    assert ">>>" in (function.__doc__ or ""), f"{name} has no doctest example"
+    if name.startswith("check_"):
+        signature = inspect.signature(function)
+        assert signature.return_annotation is not inspect.Signature.empty
+        assert all(p.annotation is not inspect.Parameter.empty for p in signature.parameters.values()
+                   if p.name not in ("value", "values", "base", "tokens", "sentences"))
+
+
+# --- one value ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value, error, words", [
+    (2.0, TypeError, "order must be an int, got float"),
+    (True, TypeError, "order must be an int, got bool"),
+    ("3", TypeError, "order must be an int, got str"),
+    (None, TypeError, "order must be an int, got NoneType"),
+    (0, ValueError, "order must be at least 1, got 0"),
+    (-5, ValueError, "order must be at least 1, got -5"),
+])
+def test_check_int_refuses(value, error, words):
+    assert raised(lambda: checks.check_int(value, "order")) == (error, words)
+
+
+def test_check_int_bounds_and_labels():
+    assert checks.check_int(np.int64(3), "order") == 3 and type(checks.check_int(np.int64(3), "order")) is int
+    assert checks.check_int(0, "stride", minimum=0) == 0
+    assert checks.check_int(-7, "offset", minimum=None) == -7
+    assert raised(lambda: checks.check_int(5, "k", maximum=4)) == (ValueError, "k must be between 1 and 4, got 5")
+    assert raised(lambda: checks.check_int(5, "k", minimum=None, maximum=4)) == (ValueError, "k must be at most 4, got 5")
+    assert raised(lambda: checks.check_int(1, "k", minimum=2, maximum=30, maximum_label="max_k=30")) == (
+        ValueError, "k must be between 2 and max_k=30, got 1")
+
+
+@pytest.mark.parametrize("kwargs, value, words", [
+    ({"low": 0, "high": 1}, 1.5, "x must be between 0 and 1, got 1.5"),
+    ({"low": 0, "high": 1, "low_open": True, "high_open": True}, 0, "x must be strictly between 0 and 1, got 0"),
+    ({"low": 0, "high": 1, "high_open": True}, 1, "x must be in [0, 1), got 1"),
+    ({"low": 0, "high": 0.5, "low_open": True}, 0.7, "x must be in (0, 0.5], got 0.7"),
+    ({"low": 0}, -1, "x must be at least 0, got -1"),
+    ({"low": 0, "low_open": True}, 0.0, "x must be greater than 0, got 0.0"),
+    ({"high": 1}, 2, "x must be at most 1, got 2"),
+    ({"high": 1, "high_open": True}, 1, "x must be less than 1, got 1"),
+    ({}, math.nan, "x must be a finite number, got nan"),
+    ({"low": 0}, math.inf, "x must be a finite number, got inf"),
+])
+def test_check_number_says_the_range(kwargs, value, words):
+    assert raised(lambda: checks.check_number(value, "x", **kwargs)) == (ValueError, words)
+
+
+@pytest.mark.parametrize("value", ["0.5", True, None, [0.5], 1j])
+def test_check_number_refuses_what_is_not_a_real_number(value):
+    assert raised(lambda: checks.check_number(value, "x")) == (TypeError, f"x must be a number, got {type(value).__name__}")
+
+
+@given(st.floats(-10, 10), st.floats(-10, 10), st.floats(-20, 20), st.booleans(), st.booleans())
+def test_check_number_accepts_exactly_the_interval(low, high, value, low_open, high_open):
+    assume(low < high)
+    inside = (value > low if low_open else value >= low) and (value < high if high_open else value <= high)
+    call = lambda: checks.check_number(value, "x", low=low, high=high, low_open=low_open, high_open=high_open)  # noqa: E731
+    if inside:
+        assert call() == value
+    else:
+        assert raised(call)[0] is ValueError
+
+
+def test_check_number_takes_numpy_numbers_and_fractions():
+    assert checks.check_number(np.float32(0.5), "x") == 0.5 and checks.check_number(Fraction(1, 4), "x") == 0.25
+    assert type(checks.check_number(np.int64(2), "x")) is float
+
+
+def test_check_bool_and_check_str():
+    assert checks.check_bool(np.True_, "shuffle") is True
+    assert raised(lambda: checks.check_bool("yes", "shuffle")) == (TypeError, "shuffle must be True or False, got 'yes'")
+    assert checks.check_str("abc", "text") == "abc"
+    assert raised(lambda: checks.check_str(b"abc", "text")) == (TypeError, "text must be a str, got bytes")
+
+
+# --- log bases --------------------------------------------------------------------------------------
+
+
+def test_check_base_accepts_the_usual_bases():
+    assert checks.check_base(2) == 2.0 and checks.check_base(math.e) == math.e and checks.check_base(10) == 10.0
+    assert checks.check_base(1.5) == 1.5 and checks.check_base(np.float64(2)) == 2.0
+
+
+BAD_BASE_VALUES = st.one_of(st.floats(max_value=1.0), st.integers(max_value=1), st.sampled_from([math.inf, math.nan]))
+BAD_BASE_TYPES = st.one_of(st.text(max_size=3), st.booleans(), st.none(), st.lists(st.integers(2, 3), max_size=2))
+
+COIN, CHAIN = IIDSource([0.5, 0.5]), MarkovSource([[0.9, 0.1], [0.5, 0.5]])
+BASE_TAKERS = {  # every public function that takes a log base, and the name it gives it
+    "info.entropy": (lambda b: info.entropy([0.5, 0.5], base=b), "base"),
+    "info.cross_entropy": (lambda b: info.cross_entropy([0.5, 0.5], [0.5, 0.5], base=b), "base"),
+    "info.kl_divergence": (lambda b: info.kl_divergence([0.5, 0.5], [0.5, 0.5], base=b), "base"),
+    "info.distribution_perplexity": (lambda b: info.distribution_perplexity([0.5, 0.5], base=b), "base"),
+    "info.surprisal": (lambda b: info.surprisal(0.5, base=b), "base"),
+    "info.perplexity_from_logprobs": (lambda b: info.perplexity_from_logprobs([-1.0], log_base=b), "log_base"),
+    "info.convert (from)": (lambda b: info.convert(1.0, b, 2), "from_base"),
+    "info.convert (to)": (lambda b: info.convert(1.0, 2, b), "to_base"),
+    "info.plugin_entropy": (lambda b: info.plugin_entropy([1, 1], base=b), "base"),
+    "info.miller_madow_correction": (lambda b: info.miller_madow_correction([1, 1], base=b), "base"),
+    "info.block_entropy": (lambda b: info.block_entropy("abab", 2, base=b), "base"),
+    "IIDSource.entropy_rate": (lambda b: COIN.entropy_rate(base=b), "base"),
+    "IIDSource.empirical_rate": (lambda b: COIN.empirical_rate(np.array([0, 1]), base=b), "base"),
+    "MarkovSource.entropy_rate": (lambda b: CHAIN.entropy_rate(base=b), "base"),
+    "MarkovSource.block_entropy": (lambda b: CHAIN.block_entropy(3, base=b), "base"),
+    "MixtureSource.entropy_rate": (lambda b: MixtureSource([COIN, COIN]).entropy_rate(base=b), "base"),
+}
+
+
+@given(st.one_of(BAD_BASE_VALUES, BAD_BASE_TYPES))
+def test_a_bad_base_gets_the_same_error_from_every_function_that_takes_one(base):
+    expected_type, expected = raised(lambda: checks.check_base(base))
+    assert expected_type is (ValueError if isinstance(base, (int, float)) and not isinstance(base, bool) else TypeError)
+    for where, (call, name) in BASE_TAKERS.items():
+        error, message = raised(lambda: call(base))  # noqa: B023
+        assert (error, message) == (expected_type, expected.replace("base", name, 1)), where
+
+
+def test_a_base_below_one_is_no_longer_negative_information():
+    assert raised(lambda: IIDSource([0.5, 0.5]).entropy_rate(base=0.5)) == raised(
+        lambda: info.entropy([0.5, 0.5], base=0.5)) == (
+        ValueError, "base must be a finite number > 1 (2: bits, e: nats, 10: bans), got 0.5")
+
+
+# --- probabilities ------------------------------------------------------------------------------------
+
+
+def test_the_tolerance_rule():
+    assert checks.PROBABILITY_SUM_TOLERANCE == 1e-6
+    assert checks.sum_tolerance(1) == checks.sum_tolerance(2) - 1e-12 == 1e-6
+    assert checks.sum_tolerance(6) == pytest.approx(3e-6) and checks.sum_tolerance(1000) == pytest.approx(5e-4)
+    for rounded in ([0.333333] * 3, [0.166667] * 6, [0.142857] * 7, [0.5, 0.5]):
+        checks.check_distribution(rounded)
+    for wrong in ([0.3333] * 3, [0.5, 0.4], [0.25] * 3, [0.333333, 0.333333]):
+        with pytest.raises(ValueError, match="probabilities sum to"):
+            checks.check_distribution(wrong)
+
+
+@pytest.mark.parametrize("values, error, words", [
+    ("abc", TypeError, "p must be a sequence, array or dict of probabilities, got str"),
+    (b"ab", TypeError, "p must be a sequence, array or dict of probabilities, got bytes"),
+    ([0.5, "x"], TypeError, "p must contain only numbers"),
+    (["0.5", "0.5"], TypeError, "p must contain only numbers"),
+    ([True, False], TypeError, "p must contain only numbers"),
+    ([0.5, None], TypeError, "p must contain only numbers"),
+    ([[0.5], [0.25, 0.25]], TypeError, "p must contain only numbers"),
+    ([[0.5, 0.5]], ValueError, "p must be one-dimensional, got shape (1, 2)"),
+    (0.5, ValueError, "p must be one-dimensional, got shape ()"),
+    ([], ValueError, "p is empty"),
+    ({}, ValueError, "p is empty"),
+    ([0.5, math.nan], ValueError, "p contains NaN"),
+    ([1.5, -0.5], ValueError, "p has negative probabilities: [-0.5]"),
+    ([-1, -2, -3, -4], ValueError, "p has negative probabilities: [-1.0, -2.0, -3.0, ...]"),
+    ([0.5, math.inf], ValueError, "p contains an infinite value"),
+    ([0.5, 1.5], ValueError, "p has probabilities above 1: [1.5]"),
+])
+def test_check_probabilities_refuses(values, error, words):
+    assert raised(lambda: checks.check_probabilities(values)) == (error, words)
+
+
+def test_check_probabilities_takes_dicts_fractions_and_two_dimensions():
+    assert checks.check_probabilities({"a": 0.25, "b": 1}).tolist() == [0.25, 1.0]
+    assert checks.check_probabilities([Fraction(1, 2), Fraction(1, 4)]).tolist() == [0.5, 0.25]
+    assert checks.check_probabilities([[0.5, 1.0]], "order_probs", ndim=2).shape == (1, 2)
+    assert checks.check_probabilities([1 + 1e-7]).tolist() == [1 + 1e-7]  # a rounding error above 1
+    array = np.array([0.25, 0.75])
+    assert checks.check_distribution(array) is array  # no copy when none is needed
+    assert raised(lambda: checks.check_weights([1, -1], "m")) == (ValueError, "m has negative weights: [-1.0]")
+    assert checks.check_weights([3, 7]).tolist() == [3.0, 7.0]
+
+
+def rounded_distributions(max_size: int = 60):
+    """Distributions of up to ``max_size`` outcomes, each probability rounded to six decimals."""
+    weights = st.lists(st.floats(0.01, 100), min_size=1, max_size=max_size)
+    return weights.map(lambda w: [round(x / sum(w), 6) for x in w]).filter(lambda p: sum(p) > 0)
+
+
+@given(rounded_distributions())
+def test_any_distribution_rounded_to_six_decimals_is_accepted_everywhere(p):
+    assert checks.check_distribution(p).tolist() == p
+    assert info.entropy(p) >= 0
+    assert len(info.huffman_code(p)) == sum(x > 0 for x in p)
+    assert IIDSource(p).entropy_rate() >= 0
+    assert MixtureSource([IIDSource([1.0])] * len(p), weights=p).entropy_rate() == 0.0
+
+
+@given(rounded_distributions(), st.data())
+def test_a_forgotten_outcome_is_refused(p, data):
+    assume(len(p) >= 2)
+    i = data.draw(st.integers(0, len(p) - 1))
+    assume(p[i] > 2 * checks.sum_tolerance(len(p)))
+    with pytest.raises(ValueError, match="probabilities sum to"):
+        checks.check_distribution(p[:i] + p[i + 1:])
+
+
+DISTRIBUTION_TAKERS = {  # every public function that takes a distribution, and the name it gives it
+    "info.entropy": (lambda p: info.entropy(p), "p"),
+    "info.distribution_perplexity": (lambda p: info.distribution_perplexity(p), "p"),
+    "info.cross_entropy (p)": (lambda p: info.cross_entropy(p, [1 / len(p)] * len(p) if len(p) else p), "p"),
+    "info.kl_divergence (m)": (lambda m: info.kl_divergence([1 / len(m)] * len(m) if len(m) else m, m), "m"),
+    "info.huffman_code": (lambda p: info.huffman_code(p), "probs"),
+    "info.expected_code_length": (lambda p: info.expected_code_length(p), "probs"),
+    "IIDSource": (lambda p: IIDSource(p), "probabilities"),
+    "MixtureSource": (lambda w: MixtureSource([COIN] * max(len(w), 1), weights=w), "weights"),
+}
+
+BAD_DISTRIBUTIONS = st.one_of(
+    st.lists(st.floats(0, 1), min_size=1, max_size=8).filter(lambda p: abs(sum(p) - 1) > 1e-5),
+    st.lists(st.floats(-1, 1), min_size=1, max_size=8).filter(lambda p: min(p) < 0),
+    st.lists(st.sampled_from([0.5, math.nan, math.inf]), min_size=2, max_size=4).filter(lambda p: p != [0.5, 0.5]),
+    st.lists(st.sampled_from([0.5, "0.5", None, True]), min_size=1, max_size=3).filter(
+        lambda p: any(x is not True and x != 0.5 for x in p) or all(x is True for x in p)),
+    st.sampled_from([[], "ab", [[0.5, 0.5]], [0.5, 0.4], [0.333333, 0.333333]]),
+)
+
+
+@given(BAD_DISTRIBUTIONS)
+def test_a_bad_distribution_gets_the_same_error_from_every_function_that_takes_one(p):
+    for where, (call, name) in DISTRIBUTION_TAKERS.items():
+        expected = raised(lambda: checks.check_distribution(p, name))  # noqa: B023
+        assert raised(lambda: call(p)) == expected, where  # noqa: B023
+
+
+def test_the_same_bad_distribution_the_same_words():
+    messages = {raised(lambda: call([0.5, 0.4]))[1].split(": ", 1)[1] for call, _ in DISTRIBUTION_TAKERS.values()}
+    assert messages == {"probabilities sum to 0.9, expected 1 (tolerance 1e-06)"}
+    assert raised(lambda: IIDSource([0.5, 0.4])) == (
+        ValueError, "probabilities: probabilities sum to 0.9, expected 1 (tolerance 1e-06)")
+    assert raised(lambda: MarkovSource([[0.5, 0.5], [0.5, 0.4]])) == (
+        ValueError, "row 1 of transition: probabilities sum to 0.9, expected 1 (tolerance 1e-06)")
+
+
+def test_surprisal_checks_its_probability_as_the_arrays_are():
+    assert raised(lambda: info.surprisal(-0.5)) == (ValueError, "prob has negative probabilities: [-0.5]")
+    assert raised(lambda: info.surprisal(1.5)) == (ValueError, "prob has probabilities above 1: [1.5]")
+    assert raised(lambda: info.surprisal("0.5")) == (TypeError, "prob must contain only numbers")
+
+
+# --- counts of things ------------------------------------------------------------------------------------
+
+
+INT_TAKERS = {  # public functions that take a number of symbols n (at least 1)
+    "IIDSource.sample": lambda n: COIN.sample(n, seed=0),
+    "MarkovSource.sample": lambda n: CHAIN.sample(n, seed=0),
+    "MixtureSource.sample": lambda n: MixtureSource([COIN, COIN]).sample(n, seed=0),
+    "IIDSource.block_entropy": lambda n: COIN.block_entropy(n),
+    "MarkovSource.block_entropy": lambda n: CHAIN.block_entropy(n),
+    "info.log_spaced": lambda n: info.log_spaced(n),
+}
+
+
+@given(st.one_of(st.integers(max_value=0), st.floats(allow_nan=False), st.booleans(), st.text(max_size=2), st.none()))
+def test_a_bad_n_gets_the_same_error_from_every_function_that_takes_one(n):
+    expected = raised(lambda: checks.check_int(n, "n"))
+    for where, call in INT_TAKERS.items():
+        assert raised(lambda: call(n)) == expected, where  # noqa: B023
+
+
+def test_a_bad_count_of_samples_or_points():
+    assert raised(lambda: info.rate_convergence(COIN, 10, n_samples=0)) == (
+        ValueError, "n_samples must be at least 1, got 0")
+    assert raised(lambda: info.rate_convergence(COIN, 10, n_samples=2.0)) == (
+        TypeError, "n_samples must be an int, got float")
+    assert raised(lambda: info.log_spaced(10, 1)) == (ValueError, "points must be at least 2, got 1")
+    assert raised(lambda: info.block_entropy("abab", 5)) == (
+        ValueError, "n must be between 1 and the sequence's length 4, got 5")
+
+
+# --- tokens and sentences ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tokens, error, words", [
+    ("the cat", TypeError, "sentence must be a sequence of tokens (e.g. a list of str), got str"),
+    (None, TypeError, "sentence must be a sequence of tokens (e.g. a list of str), got NoneType"),
+    ({"the", "cat"}, TypeError, "sentence must be a sequence of tokens (e.g. a list of str), got set"),
+    (["the", 3], TypeError, "sentence must contain only str tokens, got int 3"),
+    (["the", ["cat"]], TypeError, "sentence must contain only str tokens, got list ['cat']"),
+])
+def test_check_tokens_and_the_vocabulary_refuse_alike(tokens, error, words):
+    assert raised(lambda: checks.check_tokens(tokens, "sentence")) == (error, words)
+    assert raised(lambda: Vocabulary.build([["the", "cat"]]).encode(tokens)) == (error, words)
+    assert checks.check_tokens(("the", "cat"), "sentence") == ("the", "cat")
+
+
+SENTENCE_TAKERS = {  # public functions that take a list of token lists named sentences
+    "Vocabulary.build": lambda s: Vocabulary.build(s),
+    "Vocabulary.oov_rate": lambda s: Vocabulary.build([["a"]]).oov_rate(s),
+    "evaluate.texts": lambda s: texts(s, "word"),
+    "text.train_bpe": lambda s: train_bpe(s, 30),
+    "ngram MLE.fit": lambda s: MLE(1).fit(s),
+}
+
+
+@pytest.mark.parametrize("sentences, error, words", [
+    ("i spent money", TypeError, "sentences must be a list of token lists, got str"),
+    (None, TypeError, "sentences must be a list of token lists, got NoneType"),
+    (["i spent money"], TypeError,
+     "sentences must be a list of token lists (split each sentence into tokens), got a str"),
+    ([["i"], 3], TypeError, "sentences must be a list of token lists (split each sentence into tokens), got a int"),
+    ([["i", "spent"], ["money", 3]], TypeError, "sentences[1] must contain only str tokens, got int 3"),
+])
+def test_a_bad_list_of_sentences_gets_the_same_error_everywhere(sentences, error, words):
+    assert raised(lambda: checks.check_sentences(sentences)) == (error, words)
+    for where, call in SENTENCE_TAKERS.items():
+        if where == "ngram MLE.fit" and "sentences[1]" in words:
+            continue  # the model checks tokens as its vocabulary encodes them all in one list
+        assert raised(lambda: call(sentences)) == (error, words), where  # noqa: B023
+
+
+def test_check_sentences_empty_and_unchecked_tokens():
+    assert raised(lambda: checks.check_sentences([])) == (ValueError, "sentences is empty")
+    assert checks.check_sentences([], allow_empty=True) == []
+    assert checks.check_sentences([["a", 1]], tokens=False) == [["a", 1]]
+    assert raised(lambda: checks.check_sentences([["a"]], "train", allow_empty=False) and
+                  checks.check_sentences("a", "train")) == (TypeError, "train must be a list of token lists, got str")
+
+
+@given(st.lists(st.lists(st.text(max_size=3), max_size=4), max_size=4))
+def test_lists_of_str_tokens_pass_unchanged(sentences):
+    assert checks.check_sentences(sentences, allow_empty=True) is sentences
+    for sentence in sentences:
+        assert checks.check_tokens(sentence, "sentence") is sentence
