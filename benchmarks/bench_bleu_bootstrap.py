@@ -2,7 +2,7 @@
 
 The data: two real translations, the King James Version (system A) and the World English Bible
 (system B), scored against Young's Literal Translation on N_VERSES verses drawn with seed 0
-(``lmcore.translations``). Both tools draw the same resamples (NumPy's generator seeded 12345,
+(``lmcore.text``). Both tools draw the same resamples (NumPy's generator seeded 12345,
 sacrebleu's default), so their numbers must agree before the times are printed.
 
 Timed, best of REPEATS runs each:

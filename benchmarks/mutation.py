@@ -1,9 +1,9 @@
 """Mutation score of one lmcore module against its own tests and doctests (a script, not a test).
 
     pip install mutmut==2.5.1          # once, in any environment (a separate one is fine: MUTMUT=path)
-    python benchmarks/mutation.py lmcore/info.py tests/unit/test_info.py
-    python benchmarks/mutation.py lmcore/bleu.py tests/unit/test_bleu.py tests/parity/test_bleu_parity.py --sample 150
-    python benchmarks/mutation.py lmcore/coding.py tests/unit/test_coding.py --working-tree
+    python benchmarks/mutation.py lmcore/info/measures.py tests/unit/test_info.py
+    python benchmarks/mutation.py lmcore/bleu/score.py tests/unit/test_bleu.py tests/parity/test_bleu_parity.py --sample 150
+    python benchmarks/mutation.py lmcore/coding/coder.py tests/unit/test_coding.py --working-tree
 
 mutmut edits the module in place, so the run happens in a fresh clone of this repository's
 committed HEAD in a temporary folder; ``--working-tree`` copies the working tree's
@@ -113,7 +113,7 @@ def clone(folder: Path, working_tree: bool) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("module", help="e.g. lmcore/info.py")
+    parser.add_argument("module", help="e.g. lmcore/info/measures.py")
     parser.add_argument("tests", nargs="+", help="the module's own test files")
     parser.add_argument("--sample", type=int, help="score a seeded sample of this many mutants")
     parser.add_argument("--working-tree", action="store_true",

@@ -16,7 +16,7 @@ stored beside it (``lmcore/data/bpe_<name>.json``). The table scores every model
 ``n_test`` test sentences, as words, as BPE pieces and as characters: Kneser-Ney n-grams of
 orders 1-5 and the neural model,
 all on the same training text, each unit with its own vocabulary (tokens seen at least twice),
-unknown tokens spelled out for the bits per character (``lmcore.units``).
+unknown tokens spelled out for the bits per character (``lmcore.evaluate``).
 """
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ def gc_paused():
 # --- one value ------------------------------------------------------------------------------
 
 
-def check_int(value, name: str, *, minimum: int | None = 1, maximum: int | None = None,
+def check_int(value: object, name: str, *, minimum: int | None = 1, maximum: int | None = None,
               maximum_label: str | None = None) -> int:
     """``value`` as an ``int``: a whole-number type (``int``, a numpy integer; not a bool, not
     ``2.0``) from ``minimum`` (``None``: no lower bound) to ``maximum`` (``None``: no upper bound).
@@ -104,7 +104,7 @@ def check_int(value, name: str, *, minimum: int | None = 1, maximum: int | None 
     return value
 
 
-def _real(value, name: str) -> float:
+def _real(value: object, name: str) -> float:
     """``value`` as a float if it is a real number type (not a bool), else a ``TypeError``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number, got {type(value).__name__}")
@@ -114,7 +114,7 @@ def _real(value, name: str) -> float:
         return math.inf if value > 0 else -math.inf
 
 
-def _interval(low, high, low_open: bool, high_open: bool) -> str:
+def _interval(low: float | None, high: float | None, low_open: bool, high_open: bool) -> str:
     """How a message says the allowed range: "between 0 and 1", "in [0, 1)", "at least 0", ..."""
     if low is not None and high is not None:
         if low_open == high_open:
@@ -125,7 +125,7 @@ def _interval(low, high, low_open: bool, high_open: bool) -> str:
     return f"less than {high:g}" if high_open else f"at most {high:g}"
 
 
-def check_number(value, name: str, *, low: float | None = None, high: float | None = None,
+def check_number(value: object, name: str, *, low: float | None = None, high: float | None = None,
                  low_open: bool = False, high_open: bool = False) -> float:
     """``value`` as a ``float``: a finite real number (``int``, ``float``, a numpy number;
     not a bool, not a str) within ``[low, high]``; ``low_open``/``high_open`` leave an end out
@@ -152,7 +152,7 @@ def check_number(value, name: str, *, low: float | None = None, high: float | No
     return number
 
 
-def check_bool(value, name: str) -> bool:
+def check_bool(value: object, name: str) -> bool:
     """``value`` if it is ``True`` or ``False`` (a numpy bool too); not 0, 1 or ``"yes"``.
 
     >>> check_bool(True, "shuffle")
@@ -167,7 +167,7 @@ def check_bool(value, name: str) -> bool:
     return bool(value)
 
 
-def check_str(value, name: str) -> str:
+def check_str(value: object, name: str) -> str:
     """``value`` if it is a ``str``.
 
     >>> check_str(["a"], "text")
@@ -180,7 +180,7 @@ def check_str(value, name: str) -> str:
     return value
 
 
-def check_base(base, name: str = "base") -> float:
+def check_base(base: object, name: str = "base") -> float:
     """``base`` of a logarithm as a ``float``: a finite real number above 1 (2: bits, ``math.e``:
     nats, 10: bans). A base of 1 or less would make information zero, infinite or negative.
 
@@ -233,7 +233,7 @@ def _some(values: np.ndarray) -> str:
     return str(shown) if values.size <= 3 else str(shown)[:-1] + ", ...]"
 
 
-def _float_array(values, name: str, what: str, ndim: int) -> np.ndarray:
+def _float_array(values: object, name: str, what: str, ndim: int) -> np.ndarray:
     """``values`` (a sequence, an array, or a dict: its values) as a float array of ``ndim``
     dimensions: not empty, no NaN, no negative value, no infinity; errors say ``what`` they hold."""
     if isinstance(values, Mapping):
@@ -263,7 +263,7 @@ def _float_array(values, name: str, what: str, ndim: int) -> np.ndarray:
     return array
 
 
-def check_weights(values, name: str = "weights", *, ndim: int = 1) -> np.ndarray:
+def check_weights(values: object, name: str = "weights", *, ndim: int = 1) -> np.ndarray:
     """Non-negative weights (a sequence, an array, or a dict: its values) as a float array of
     ``ndim`` dimensions, checked for type, shape, emptiness, NaN, sign and infinity. Weights
     need not sum to 1 nor stay below 1 (slider positions, counts); all 0 is the caller's to refuse.
@@ -278,7 +278,7 @@ def check_weights(values, name: str = "weights", *, ndim: int = 1) -> np.ndarray
     return _float_array(values, name, "weights", ndim)
 
 
-def check_probabilities(values, name: str = "p", *, ndim: int = 1) -> np.ndarray:
+def check_probabilities(values: object, name: str = "p", *, ndim: int = 1) -> np.ndarray:
     """Probabilities (a sequence, an array, or a dict: its values) as a float array of ``ndim``
     dimensions, each in [0, 1] (a rounding error up to :data:`PROBABILITY_SUM_TOLERANCE`
     above 1 passes); their sum is not checked (:func:`check_distribution` does).
@@ -301,7 +301,7 @@ def check_probabilities(values, name: str = "p", *, ndim: int = 1) -> np.ndarray
     return array
 
 
-def check_distribution(values, name: str = "p") -> np.ndarray:
+def check_distribution(values: object, name: str = "p") -> np.ndarray:
     """A probability distribution (a sequence, an array, or a dict: its values) as a 1-d float
     array: :func:`check_probabilities`, and the sum within :func:`sum_tolerance` of 1 (six-decimal
     textbook numbers such as ``[0.333333] * 3`` pass). The values are returned as given, not rescaled.
@@ -323,7 +323,7 @@ def check_distribution(values, name: str = "p") -> np.ndarray:
 # --- tokens and sentences --------------------------------------------------------------------------
 
 
-def _is_list(value) -> bool:
+def _is_list(value: object) -> bool:
     """A sequence (a list, a tuple, ...) that is not a str or bytes."""
     return type(value) in (list, tuple) or (isinstance(value, Sequence) and not isinstance(value, (str, bytes)))
 
@@ -334,7 +334,7 @@ def _check_str_tokens(tokens: Sequence, name: str) -> None:
             raise TypeError(f"{name} must contain only str tokens, got {type(token).__name__} {token!r}")
 
 
-def check_tokens(tokens, name: str = "tokens") -> Sequence[str]:
+def check_tokens(tokens: object, name: str = "tokens") -> Sequence[str]:
     """``tokens`` if it is a sequence (a list, a tuple) of ``str``: one sentence or context, split.
 
     >>> check_tokens(["the", "cat"], "context")
@@ -354,7 +354,7 @@ def check_tokens(tokens, name: str = "tokens") -> Sequence[str]:
     return tokens
 
 
-def check_sentences(sentences, name: str = "sentences", *, allow_empty: bool = False,
+def check_sentences(sentences: object, name: str = "sentences", *, allow_empty: bool = False,
                     tokens: bool = True) -> Sequence[Sequence[str]]:
     """``sentences`` if it is a sequence of token lists (each a list or tuple of ``str``), not
     empty unless ``allow_empty``. ``tokens=False`` leaves the tokens unchecked (for a caller that

@@ -370,7 +370,10 @@ class Coder:
             spelled = self.speller.token_logprobs([list(w) for w in unknown])
             checks.append(("speller", np.asarray(spelling_bits), -spelled / math.log(2)))
         for name, coded, expected in checks:
-            if not np.allclose(coded, expected, rtol=1e-9, atol=1e-9):
+            # a millionth of a bit: a model that computes in float32 (the neural one) gives a token
+            # in a row of all outcomes and in a stream the same bits to about 1e-7; a row that lost
+            # or gained mass (a model coded by levels that has none) is off by far more
+            if not np.allclose(coded, expected, rtol=1e-6, atol=1e-6):
                 worst = int(np.argmax(np.abs(coded - expected)))
                 raise ValueError(
                     f"method={self.method!r} does not code the {name}'s probabilities (symbol {worst}: "

@@ -51,7 +51,7 @@ def check_coding_model(model, name: str) -> None:
     ValueError: model must predict exactly one </s> after each sentence, so that the decoder knows where ...
     """
     check_language_model(model, name)
-    start, end = model.sentence_padding
+    _, end = model.sentence_padding
     if end != 1:
         raise ValueError(f"{name} must predict exactly one </s> after each sentence, so that the decoder knows "
                          f"where a sentence ends; its convention adds {end}: use convention='standard'")

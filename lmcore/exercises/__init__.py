@@ -4,7 +4,8 @@ Each ``check_...(answer)`` returns a :class:`Feedback`: whether the answer is ri
 and, for the typical wrong answers (a natural log instead of log2, a forgotten
 ``</s>``, a mean of sentence perplexities...), a hint that names the mistake. A
 notebook cell ending in a check shows the feedback; ``None`` means "not answered
-yet". One module per chapter, ``chapter01`` to ``chapter07``, and ``feedback`` (the
+yet". One module per chapter (``chapter01``, ``chapter02``, ``chapter03``, ``chapter04``,
+``chapter05``, ``chapter06``, ``chapter07``) and ``feedback`` (the
 :class:`Feedback` they return and the number and choice checks they share); this face
 exports every check, so that a chapter writes ``from lmcore import exercises`` and calls
 ``exercises.check_...(answer)``.

@@ -161,8 +161,18 @@ class NeuralLM(LanguageModel):
 
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
         """P(last id | the k ids before it) for each row (``<s>`` before a sentence start; the
-        model always reads its whole window, so ``context_len`` changes nothing)."""
-        return np.exp(self.grams_logprobs(grams))
+        model always reads its whole window, so ``context_len`` changes nothing). Rows that share
+        a context share one forward pass: a row per outcome after one context costs one."""
+        grams = np.asarray(grams)
+        contexts, which = np.unique(grams[:, :-1], axis=0, return_inverse=True)
+        if contexts.shape[0] == grams.shape[0]:
+            return np.exp(self.grams_logprobs(grams))
+        probs = np.empty(grams.shape[0])
+        for start in range(0, contexts.shape[0], ROWS_PER_PASS):
+            logp = self._log_softmax(self._hidden(contexts[start:start + ROWS_PER_PASS])[1])
+            rows = np.flatnonzero((which >= start) & (which < start + ROWS_PER_PASS))
+            probs[rows] = np.exp(logp[which[rows] - start, grams[rows, -1]].astype(np.float64))
+        return probs
 
     def score_tokens(self, sentences) -> TokenScores:
         """Log-probability of every predicted token of ``sentences`` (words and one ``</s>`` each),

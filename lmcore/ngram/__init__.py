@@ -38,38 +38,19 @@ with its unigram model this way.
 
 from __future__ import annotations
 
-from lmcore.ngram.arpa_reader import (
-    ArpaModel,
-    read_arpa,
-)
-from lmcore.ngram.arpa_writer import (
-    DIGITS,
-    LOG10_ZERO,
-    BackoffModel,
-    write_arpa,
-)
-from lmcore.ngram.counted import (
-    CountedNgramModel,
-)
+from lmcore.ngram.arpa_reader import ArpaModel, read_arpa
+from lmcore.ngram.arpa_writer import DIGITS, LOG10_ZERO, BackoffModel, write_arpa
+from lmcore.ngram.counted import CountedNgramModel
 from lmcore.ngram.counting import (
-    INT64_MAX,
     FramedTokens,
     NgramCounts,
-    NgramIndex,
     NgramTable,
     TokenCounts,
-    check_encoded,
-    check_markers,
     check_order,
     flatten_sentences,
     frame_sentences,
-    lookup,
-    take,
 )
-from lmcore.ngram.estimators import (
-    MLE,
-    AddK,
-)
+from lmcore.ngram.estimators import MLE, AddK
 from lmcore.ngram.interpolation import (
     LAMBDA_SUM_TOLERANCE,
     EMTrace,
@@ -80,23 +61,13 @@ from lmcore.ngram.interpolation import (
     interpolated_perplexity,
     interpolated_probs,
 )
-from lmcore.ngram.kneser_ney import (
-    FALLBACK_DISCOUNTS,
-    KneserNey,
-    kneser_ney_discounts,
-)
-from lmcore.ngram.model import (
-    CONVENTIONS,
-    Convention,
-    NgramModel,
-    resolve_convention,
-)
+from lmcore.ngram.kneser_ney import FALLBACK_DISCOUNTS, KneserNey, kneser_ney_discounts
+from lmcore.ngram.model import CONVENTIONS, Convention, NgramModel, resolve_convention
 
 __all__ = [
-    "INT64_MAX", "FramedTokens", "NgramCounts", "NgramIndex", "NgramTable", "TokenCounts", "check_encoded",
-    "check_markers", "check_order", "flatten_sentences", "frame_sentences", "lookup", "take", "CONVENTIONS",
-    "Convention", "NgramModel", "resolve_convention", "CountedNgramModel", "MLE", "AddK",
-    "LAMBDA_SUM_TOLERANCE", "EMTrace", "Interpolated", "check_lambdas", "check_order_probs",
+    "FramedTokens", "NgramCounts", "NgramTable", "TokenCounts", "check_order", "flatten_sentences",
+    "frame_sentences", "CONVENTIONS", "Convention", "NgramModel", "resolve_convention", "CountedNgramModel",
+    "MLE", "AddK", "LAMBDA_SUM_TOLERANCE", "EMTrace", "Interpolated", "check_lambdas", "check_order_probs",
     "fit_interpolation_weights", "interpolated_perplexity", "interpolated_probs", "FALLBACK_DISCOUNTS",
     "KneserNey", "kneser_ney_discounts", "DIGITS", "LOG10_ZERO", "BackoffModel", "write_arpa", "ArpaModel",
     "read_arpa",

@@ -33,13 +33,14 @@ class BackoffModel(abc.ABC):
     """
 
     @abc.abstractmethod
-    def lower_order_probs(self, grams: np.ndarray, k: int) -> np.ndarray:
-        """Q_k(w | h): the order-k distribution (k < order) that the model backs off to, for
-        each row's k-gram (the last k columns), each a k-gram seen in training."""
+    def lower_order_probs(self, grams: np.ndarray, order: int) -> np.ndarray:
+        """Q_k(w | h): the distribution of order k = ``order`` (below the model's) that the model backs
+        off to, for each row's k-gram (the last k columns), each a k-gram seen in training."""
 
     @abc.abstractmethod
-    def backoff_weights(self, grams: np.ndarray, k: int) -> np.ndarray:
-        """α(h) for each row's history h (the last k columns, k < order), seen in training:
+    def backoff_weights(self, grams: np.ndarray, order: int) -> np.ndarray:
+        """α(h) for each row's history h (the last ``order`` columns, fewer than the model's order),
+        seen in training:
         P(w | h) = α(h) Q_k(w | h') for every w never seen after h. A history starting with
         ``<s>`` stands for the whole sentence start (``<s>`` repeated to order - 1 tokens)."""
 

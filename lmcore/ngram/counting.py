@@ -29,10 +29,9 @@ import numpy as np
 
 from lmcore.text import BOS, BOS_ID, EOS, EOS_ID, Vocabulary
 
-__all__ = [
-    "INT64_MAX", "FramedTokens", "NgramCounts", "NgramIndex", "NgramTable", "TokenCounts",
-    "check_encoded", "check_markers", "check_order", "flatten_sentences", "frame_sentences", "lookup", "take",
-]
+# What other packages use; the rest (NgramIndex, lookup, take, ...) serves this package's models.
+__all__ = ["FramedTokens", "NgramCounts", "NgramTable", "TokenCounts", "check_order", "flatten_sentences",
+           "frame_sentences"]
 
 INT64_MAX = np.iinfo(np.int64).max
 

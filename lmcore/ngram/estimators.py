@@ -87,12 +87,12 @@ class AddK(CountedNgramModel, BackoffModel):
     # α(h) = k|V| / (c(h) + k|V|) times a uniform 1/|V|. So the lower orders of the file are
     # uniform (they are only ever backed off to) and the top order's histories carry α(h).
 
-    def lower_order_probs(self, grams: np.ndarray, k: int) -> np.ndarray:
+    def lower_order_probs(self, grams: np.ndarray, order: int) -> np.ndarray:
         return np.full(grams.shape[0], 1.0 / self.outcome_ids.size)
 
-    def backoff_weights(self, grams: np.ndarray, k: int) -> np.ndarray:
-        c_h = self.counts.tables[k].history_count(self.counts.history_keys(grams, k))
+    def backoff_weights(self, grams: np.ndarray, order: int) -> np.ndarray:
+        c_h = self.counts.tables[order].history_count(self.counts.history_keys(grams, order))
         k_v = self.k * self.outcome_ids.size
         # a sentence-start history stands for <s> * (order - 1), a history at the top order
-        top = (k == self.order - 1) | (grams[:, -k] == BOS_ID)
+        top = (order == self.order - 1) | (grams[:, -order] == BOS_ID)  # the history is the top order's
         return np.where(top, k_v / (c_h + k_v), 1.0)

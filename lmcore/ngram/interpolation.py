@@ -344,12 +344,13 @@ class Interpolated(CountedNgramModel, BackoffModel):
                 "cannot represent (its -99 is 10**-99 to KenLM): give the unigram a positive weight"
             )
 
-    def lower_order_probs(self, grams: np.ndarray, k: int) -> np.ndarray:
-        probs = self._order_probs(grams, np.full(grams.shape[0], k - 1))[:, :k]
-        return probs @ self._lambdas[:k] / self._lambdas[:k].sum()
+    def lower_order_probs(self, grams: np.ndarray, order: int) -> np.ndarray:
+        probs = self._order_probs(grams, np.full(grams.shape[0], order - 1))[:, :order]
+        return probs @ self._lambdas[:order] / self._lambdas[:order].sum()
 
-    def backoff_weights(self, grams: np.ndarray, k: int) -> np.ndarray:
+    def backoff_weights(self, grams: np.ndarray, order: int) -> np.ndarray:
         cumulative = np.cumsum(self._lambdas)
         # after <s> every higher order repeats the MLE of the history, so the whole
-        # λ_{k+1} + .. + λ_n = 1 - Λ_k sits on the n-grams seen after h: α = Λ_k / 1
-        return np.where(grams[:, -k] == BOS_ID, cumulative[k - 1], cumulative[k - 1] / cumulative[k])
+        # λ_{k+1} + .. + λ_n = 1 - Λ_k (k = order) sits on the n-grams seen after h: α = Λ_k / 1
+        below, above = cumulative[order - 1], cumulative[order]
+        return np.where(grams[:, -order] == BOS_ID, below, below / above)

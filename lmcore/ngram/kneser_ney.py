@@ -216,15 +216,14 @@ class KneserNey(CountedNgramModel, BackoffModel):
         gamma[histories[dropped]] = 1.0  # only dropped n-grams follow these: P_k = P_{k-1}
         return _KneserNeyLevel(table.keys, u, gamma, adjusted, dropped)
 
-    def adjusted_counts(self, k: int) -> dict[tuple[str, ...], int]:
-        """The adjusted count a of every kept k-gram (tokens -> a), for looking inside the model."""
+    def adjusted_counts(self, order: int) -> dict[tuple[str, ...], int]:
+        """The adjusted count a of every kept n-gram of ``order`` (tokens -> a), for looking inside the model."""
         self.check_fitted()
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= self.order:
-            raise ValueError(f"k must be an order between 1 and {self.order}, got {k!r}")
-        level = self._levels[k - 1]
+        order = self._check_count_order(order)
+        level = self._levels[order - 1]
         kept = np.ones(level.keys.size, dtype=bool)
         kept[level.dropped] = False
-        grams = self.counts.decode(level.keys[kept], k)
+        grams = self.counts.decode(level.keys[kept], order)
         return {tuple(self.vocab.decode(row)): int(a) for row, a in zip(grams, level.adjusted[kept])}
 
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
@@ -244,9 +243,9 @@ class KneserNey(CountedNgramModel, BackoffModel):
 
     # Backoff form: the recursion above is one already, with α(h) = γ(h) and Q_k = P_k.
 
-    def lower_order_probs(self, grams: np.ndarray, k: int) -> np.ndarray:
-        return self.id_probs(grams, np.full(grams.shape[0], k - 1))
+    def lower_order_probs(self, grams: np.ndarray, order: int) -> np.ndarray:
+        return self.id_probs(grams, np.full(grams.shape[0], order - 1))
 
-    def backoff_weights(self, grams: np.ndarray, k: int) -> np.ndarray:
-        level = self._levels[k]
-        return take(level.gamma, self.counts.history_keys(grams, k), default=1.0)
+    def backoff_weights(self, grams: np.ndarray, order: int) -> np.ndarray:
+        level = self._levels[order]
+        return take(level.gamma, self.counts.history_keys(grams, order), default=1.0)

@@ -205,7 +205,8 @@ class ShannonGameExplorer(Explorer):
     Introduced in notebooks/01_shannon_game.ipynb, section "Play it on real text: the Shannon game".
     """
 
-    def __init__(self, setups: Mapping[str, GameSetup], language: str | None = None, seed: int = 0, n_guesses: int = 10):
+    def __init__(self, setups: Mapping[str, GameSetup], language: str | None = None, seed: int = 0,
+                 n_guesses: int = 10):
         if not isinstance(setups, Mapping) or not setups:
             raise ValueError("setups must be a non-empty mapping of language names to GameSetup")
         for name, setup in setups.items():

@@ -210,12 +210,19 @@ def test_no_module_is_over_about_500_lines(name):
     assert n_lines <= MAX_LINES, f"{MODULES[name]} has {n_lines} lines: split it by idea"
 
 
-def test_the_readme_module_table_shows_the_floors():
+def test_the_readme_module_table_shows_the_packages_on_their_floors_with_their_modules():
     readme = README.read_text(encoding="utf-8")
     table = readme[readme.index("| floor | package | modules |"):].split("\n\n")[0]
-    rows = re.findall(r"^\| (\d) \| (.+?) \|", table, flags=re.MULTILINE)
-    shown = {module: int(floor) for floor, names in rows for module in re.findall(r"`lmcore\.(\w+)`", names)}
+    rows = re.findall(r"^\| (\d) \| (.+?) \| (.+?) \|", table, flags=re.MULTILINE)
+    shown = {package: int(floor) for floor, packages, _ in rows for package in re.findall(r"`lmcore\.(\w+)`", packages)}
     assert shown == FLOOR_OF
+    for _, packages, modules in rows:
+        for package in re.findall(r"`lmcore\.(\w+)`", packages):
+            inside = {name.rsplit(".", 1)[1] for name in MODULES if name.startswith(f"lmcore.{package}.")}
+            listed = set(re.findall(r"`(\w+)`", modules))
+            if "..." in modules:  # chapter01 ... chapter07
+                listed |= {name for name in inside if name.startswith("chapter")}
+            assert listed == inside, f"lmcore.{package}: the README lists {sorted(listed)}, the package holds {sorted(inside)}"
 
 
 BACK_LINK = re.compile(r'Introduced in (notebooks/[\w/]+\.ipynb), section "([^"]+)"')

@@ -226,7 +226,7 @@ def test_bad_discounts_get_clear_errors():
         KneserNey(2, discounts="0.5")
     with pytest.raises(ValueError, match="fallback must have shape"):
         KneserNey(2, fallback=(0.5, 1.0))
-    with pytest.raises(ValueError, match="k must be an order between 1 and 2"):
+    with pytest.raises(ValueError, match="order must be an integer between 1 and 2"):
         KneserNey(2).fit([["a"]]).adjusted_counts(3)
 
 

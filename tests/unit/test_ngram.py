@@ -182,7 +182,7 @@ def test_any_order_with_any_vocabulary_fits():
 
 
 def test_the_key_index_decodes_what_it_encodes():
-    from lmcore.ngram import NgramIndex
+    from lmcore.ngram.counting import NgramIndex
 
     rng = np.random.default_rng(0)
     base = 50_000

@@ -137,7 +137,8 @@ def test_the_toy_corpus_per_token_and_per_character():
     (lambda: train_bpe(TOY, 30, separator="_"), ValueError, "separator must be"),
     (lambda: train_bpe([[]], 30), ValueError, "sentences is empty"),
     (lambda: train_bpe([["a", 1]], 30), TypeError, r"sentences\[0\] must contain only str tokens"),
-    (lambda: train_bpe(TOY, 30).decode("abc"), TypeError, r"pieces must be a sequence of tokens \(e.g. a list of str\), got str"),
+    (lambda: train_bpe(TOY, 30).decode("abc"), TypeError,
+     r"pieces must be a sequence of tokens \(e.g. a list of str\), got str"),
 ])
 def test_bad_input_is_named(call, error, words):
     with pytest.raises(error, match=words):

@@ -1,0 +1,120 @@
+"""The language-model protocol (lmcore.lm): every model kind answers it alike, and every tool
+that measures models (evaluate, the Shannon game, the coder) takes any of them."""
+
+import math
+
+import numpy as np
+import pytest
+
+from lmcore import coding, evaluate, shannon
+from lmcore.lm import LanguageModel, NotFittedError, check_language_model, context_rows
+from lmcore.neural import NeuralLM, TrainingConfig, train
+from lmcore.ngram import MLE, AddK, Interpolated, KneserNey, read_arpa, write_arpa
+from lmcore.text import TOY_TEST, TOY_TRAIN, Vocabulary
+
+TRAIN = [list(s) for s in TOY_TRAIN]
+TEST = [list(s) for s in TOY_TEST]
+
+
+def neural_model():
+    model = NeuralLM(Vocabulary.build(TRAIN), context_size=2, dim=4, hidden=8, seed=0)
+    train(model, TRAIN, config=TrainingConfig(epochs=30, batch_size=13, learning_rate=0.05, decay=1.0))
+    return model
+
+
+def arpa_model(tmp_path_factory):
+    path = tmp_path_factory.mktemp("arpa") / "toy.arpa"
+    write_arpa(KneserNey(3).fit(TRAIN), path)
+    return read_arpa(path)
+
+
+MODELS = {
+    "MLE": lambda _: MLE(2).fit(TRAIN),
+    "AddK": lambda _: AddK(3, k=0.5).fit(TRAIN),
+    "Interpolated": lambda _: Interpolated(3, lambdas=[0.2, 0.3, 0.5]).fit(TRAIN),
+    "Interpolated of add-k": lambda _: Interpolated([AddK(1), AddK(2, k=0.1)], lambdas=[0.4, 0.6]).fit(TRAIN),
+    "KneserNey": lambda _: KneserNey(3).fit(TRAIN),
+    "ArpaModel": arpa_model,
+    "NeuralLM": lambda _: neural_model(),
+}
+
+
+@pytest.fixture(params=sorted(MODELS), scope="module")
+def model(request, tmp_path_factory):
+    return MODELS[request.param](tmp_path_factory)
+
+
+def test_every_model_is_a_language_model_with_the_same_answers(model):
+    assert isinstance(model, LanguageModel) and check_language_model(model) is model
+    context = ["<s>"] * model.context_length if model.context_length else []
+    probs = model.distribution(context[-model.context_length:] if model.context_length else [])
+    assert probs.shape == model.outcome_ids.shape and probs.sum() == pytest.approx(1.0, abs=1e-6)
+    ranked = model.next_word_distribution(context)
+    assert list(ranked.values()) == sorted(ranked.values(), reverse=True)
+    for word, p in zip(model.outcomes, probs):
+        # 1e-5: the neural model computes in float32, a row alone and in a batch a little apart
+        assert model.prob(word, context) == pytest.approx(p, rel=1e-5)
+        assert ranked[word] == p
+    assert "<s>" not in model.outcomes and model.prob("<s>", context) == 0.0
+    assert model.sentence_padding[1] == 1
+
+
+def test_a_token_stream_is_scored_token_by_token_as_prob_says(model):
+    n_start, _ = model.sentence_padding
+    expected = []
+    for sentence in TEST:
+        padded = ["<s>"] * n_start + sentence + ["</s>"]
+        for i in range(n_start, len(padded)):
+            context = padded[max(0, i - model.context_length):i] if model.context_length else []
+            expected.append(model.logprob(padded[i], context))
+    assert model.token_logprobs(TEST) == pytest.approx(expected, rel=1e-6)
+    result = evaluate.evaluate(model, TEST)
+    assert result.perplexity == pytest.approx(math.exp(-np.mean(expected)), rel=1e-6)
+
+
+def test_context_rows_put_the_context_before_each_target_and_sentence_starts_before_it(model):
+    targets = model.outcome_ids[:3]
+    grams, lengths = context_rows(model, ["i"], targets)
+    assert grams.shape == (3, model.context_length + 1) and (grams[:, -1] == targets).all()
+    assert (grams[:, -2] == model.vocab.id("i")).all() and (lengths == 1).all()
+    assert (grams[:, :-2] == model.vocab.id("<s>")).all()
+
+
+def test_a_context_longer_than_the_model_reads_is_refused_or_cut_as_the_model_says(model):
+    long = ["i", "spent", "three", "years"]
+    if model.keeps_last_tokens:
+        assert model.prob("years", long) == model.prob("years", long[-model.context_length:])
+    else:
+        with pytest.raises(ValueError, match="has 4 tokens"):
+            model.prob("years", long)
+
+
+def test_the_shannon_game_plays_against_the_neural_model():
+    neural, bigram = neural_model(), AddK(2).fit(TRAIN)
+    steps = shannon.play(["i", "spent", "money"], ["i", None, "time"], {"neural": neural, "bigram": bigram},
+                         n_guesses=3)
+    for step, token, context in zip(steps, ["i", "spent", "money"], [["<s>", "<s>"], ["<s>", "i"], ["i", "spent"]]):
+        prediction = next(p for p in step.predictions if p.name == "neural")
+        assert prediction.prob == pytest.approx(neural.prob(token, context), rel=1e-5)
+        assert prediction.rank == 1 + sum(p > prediction.prob for p in neural.distribution(context))
+    profile = shannon.context_profile([bigram, neural], TEST)
+    assert profile.context_lengths == (1, 2)
+
+
+def test_the_coder_codes_text_losslessly_with_the_neural_model():
+    neural = neural_model()
+    coded = coding.encode(neural, TEST, method="dense")
+    assert coding.decode(coded.data, neural, method="dense") == TEST
+    surprisal = -neural.token_logprobs(TEST).sum() / math.log(2)
+    assert coded.surprisal_bits == pytest.approx(surprisal, rel=1e-6)
+    with pytest.raises(TypeError, match="method='backoff' needs a model's training counts"):
+        coding.encode(neural, TEST, method="backoff")
+
+
+def test_what_is_not_a_fitted_language_model_is_named():
+    with pytest.raises(TypeError, match="must be a fitted lmcore language model"):
+        check_language_model("a model")
+    with pytest.raises(NotFittedError, match="KneserNey is not fitted"):
+        check_language_model(KneserNey(2))
+    with pytest.raises(TypeError, match="must be a fitted lmcore language model"):
+        evaluate.evaluate({"not": "a model"}, TEST)
