@@ -23,13 +23,13 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 from lmcore.bleu import paired_bootstrap, sentence_stats_matrix
-from lmcore.text import translations
+from lmcore.text import sample_verses
 
 N_VERSES, N_RESAMPLES, REPEATS = 2_000, 1_000, 3
 
 
 def main():
-    sample = translations.sample_verses(["kjv", "web", "ylt"], N_VERSES, seed=0)
+    sample = sample_verses(["kjv", "web", "ylt"], N_VERSES, seed=0)
     kjv, web, ylt = (list(sample.texts[code]) for code in ("kjv", "web", "ylt"))
     references = [[r] for r in ylt]
 

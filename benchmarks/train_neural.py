@@ -31,9 +31,8 @@ import time
 import numpy as np
 from common import course_split
 
-from lmcore import neural
+from lmcore import evaluate, neural
 from lmcore.coding import fit_speller
-from lmcore.evaluate import units
 from lmcore.ngram import KneserNey
 from lmcore.text import STORED_BPE, Vocabulary, load_stored_bpe, train_bpe
 
@@ -62,8 +61,8 @@ def parts(name: str):
 def train_and_store(name: str) -> None:
     settings = SETTINGS[name]
     train_words, heldout_words, _ = parts(name)
-    train = units.characters(train_words, settings["separator"])
-    heldout = units.characters(heldout_words, settings["separator"])
+    train = evaluate.characters(train_words, settings["separator"])
+    heldout = evaluate.characters(heldout_words, settings["separator"])
     config = neural.TrainingConfig(seed=settings["seed"], **{key: settings[key] for key in TRAINING})
     model, history = neural.train_new(
         train, heldout, min_count=settings["min_count"], context_size=settings["context"], dim=settings["dim"],
@@ -93,12 +92,12 @@ def table(name: str) -> None:
     separator = settings["separator"]
     start = time.perf_counter()
     train_words, _, test_words = parts(name)
-    n_chars = units.count_characters(units.texts(test_words, "word", separator))
+    n_chars = evaluate.count_characters(evaluate.texts(test_words, "word", separator))
     bpe = load_stored_bpe(name)
     tokenized = {
         "words": (train_words, test_words),
         "BPE": (bpe.encode(train_words), bpe.encode(test_words)),
-        "chars": (units.characters(train_words, separator), units.characters(test_words, separator)),
+        "chars": (evaluate.characters(train_words, separator), evaluate.characters(test_words, separator)),
     }
     model, _ = neural.load_stored(name)
     print(f"\n{name}: {len(train_words):,} training sentences, {len(test_words):,} test sentences, "
@@ -109,14 +108,15 @@ def table(name: str) -> None:
         vocab = Vocabulary.build(train, settings["min_count"])
         speller = fit_speller(train)
         for order in ORDERS:
-            score = units.score_text(KneserNey(order).fit(train, vocab=vocab), test, n_chars, speller)
+            score = evaluate.score_text(KneserNey(order).fit(train, vocab=vocab), test, n_chars, speller)
             row(f"KN {order}-gram", unit, len(vocab), score)
         if unit == "chars":
-            row(f"neural k={model.context_size}", unit, len(model.vocab), units.score_text(model, test, n_chars, speller))
+            score = evaluate.score_text(model, test, n_chars, speller)
+            row(f"neural k={model.context_size}", unit, len(model.vocab), score)
     print(f"  ({time.perf_counter() - start:.0f} s)")
 
 
-def row(label: str, unit: str, size: int, score: units.UnitScore) -> None:
+def row(label: str, unit: str, size: int, score: evaluate.UnitScore) -> None:
     print(f"{label:14}{unit:7}{size:7,}{score.n_tokens:8,}{score.n_unknown:8,}{score.perplexity:10.2f}"
           f"{score.bits_per_token:11.4f}{score.bits_per_character:10.4f}")
 

@@ -29,7 +29,7 @@ import contextlib
 import gc
 import math
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -41,7 +41,7 @@ __all__ = [
 
 
 @contextlib.contextmanager
-def gc_paused():
+def gc_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector inside a ``with`` block.
 
     Building a corpus or reading an ARPA file creates hundreds of thousands of small

@@ -59,7 +59,7 @@ def translatable(text: str) -> str:
     return text
 
 
-def tr(text: str, /, **fields) -> str:
+def tr(text: str, /, **fields: object) -> str:
     """``text`` in the current language, with its ``{fields}`` filled in (``str.format``).
 
     English returns ``text`` itself; a text without a translation, too.
@@ -88,7 +88,7 @@ class Message(str):
     template: str
     fields: dict
 
-    def __new__(cls, template: str, /, **fields):
+    def __new__(cls, template: str, /, **fields: object) -> Message:
         message = super().__new__(cls, template.format(**fields) if fields else template)
         message.template, message.fields = template, fields
         return message

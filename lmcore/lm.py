@@ -203,7 +203,7 @@ def _reach(model: LanguageModel) -> str:
     return f"the model reads at most {model.context_length}"
 
 
-def check_language_model(model, name: str = "model") -> LanguageModel:
+def check_language_model(model: object, name: str = "model") -> LanguageModel:
     """``model`` if it is a fitted :class:`LanguageModel`; TypeError or :class:`NotFittedError` otherwise."""
     if not isinstance(model, LanguageModel):
         raise TypeError(f"{name} must be a fitted lmcore language model (an n-gram model, an ArpaModel "

@@ -34,6 +34,7 @@ from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 from PIL import Image
 
 from lmcore import fonts
@@ -105,9 +106,10 @@ class QuickRedraw:
         return buffer.getvalue()
 
 
-def bar_distribution(p, labels: Sequence[str] | None = None, m=None, *, title: str | None = None,
+def bar_distribution(p: Sequence[float] | np.ndarray, labels: Sequence[str] | None = None,
+                     m: Sequence[float] | np.ndarray | None = None, *, title: str | None = None,
                      p_name: str = translatable("p (what happens)"), m_name: str = translatable("m (the model)"),
-                     figsize=(5.0, 3.0)) -> Figure:
+                     figsize: tuple[float, float] = (5.0, 3.0)) -> Figure:
     """Bars of a distribution ``p``, and of a model ``m`` beside them if given.
 
     ``p_name`` and ``m_name`` (the legend) are shown in the course's language; ``labels`` and
@@ -136,7 +138,7 @@ def bar_distribution(p, labels: Sequence[str] | None = None, m=None, *, title: s
     return fig
 
 
-def surprisal_along(tokens: Sequence[str], surprisals_bits, *, title: str | None = None) -> Figure:
+def surprisal_along(tokens: Sequence[str], surprisals_bits: ArrayLike, *, title: str | None = None) -> Figure:
     """Per-token surprisal (bits) along a sentence: one bar per token, ∞ drawn as a red mark.
 
     Introduced in notebooks/04_perplexity.ipynb, section "The same number in bits".
@@ -164,7 +166,7 @@ def surprisal_along(tokens: Sequence[str], surprisals_bits, *, title: str | None
     return fig
 
 
-def learning_curve(sizes, perplexities_by_order: Mapping, *, title: str | None = None) -> Figure:
+def learning_curve(sizes: ArrayLike, perplexities_by_order: Mapping, *, title: str | None = None) -> Figure:
     """Held-out perplexity against training size (log-log, both axes labelled so), one line per model order.
 
     ``perplexities_by_order`` maps a name (``1``, ``"bigram"``, ...) to one perplexity per size;
@@ -246,8 +248,9 @@ def nice_ticks(low: float, high: float, n: int = 5) -> list[float]:
     return [round(first + i * step, 10) for i in range(int((high - first) / step + 1e-9) + 1)]
 
 
-def lambda_triangle_map(lambda1, lambda2, perplexity, *, current=None, optimum=None,
-                        optimum_label: str = translatable("EM optimum"), figsize=(4.8, 3.9),
+def lambda_triangle_map(lambda1: ArrayLike, lambda2: ArrayLike, perplexity: ArrayLike, *,
+                        current: Sequence[float] | None = None, optimum: Sequence[float] | None = None,
+                        optimum_label: str = translatable("EM optimum"), figsize: tuple[float, float] = (4.8, 3.9),
                         data_name: str = translatable("held-out")) -> Figure:
     """Held-out perplexity over the λ triangle, drawn on the (λ1, λ2) square.
 

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from lmcore.bleu.score import BleuStats, sentence_stats
 from lmcore.bleu.signature import BleuSignature
@@ -62,7 +63,8 @@ def stats_matrix(stats: Sequence[BleuStats]) -> np.ndarray:
     return np.array([(s.hyp_len, s.ref_len, *s.matches, *s.totals) for s in stats], dtype=np.int64)
 
 
-def sentence_stats_matrix(hypotheses: Sequence, references: Sequence, *, max_order: int = 4,
+def sentence_stats_matrix(hypotheses: Sequence[str | Sequence[str]],
+                          references: Sequence[Sequence[str | Sequence[str]]], *, max_order: int = 4,
                           tokenize: str = "13a", lowercase: bool = False, nltk_totals: bool = False) -> np.ndarray:
     """:func:`stats_matrix` of ``lmcore.bleu.sentence_stats`` for every sentence of a corpus
     (``references[i]``: the list of references of ``hypotheses[i]``), with its settings. Summing
@@ -96,8 +98,8 @@ def _rows(rows) -> np.ndarray:
     return array
 
 
-def bleu_scores(rows, *, weights=None, smooth_method: str = "none", smooth_value: float | None = None,
-                effective_order: bool = False) -> np.ndarray:
+def bleu_scores(rows: ArrayLike, *, weights: Sequence[float] | str | None = None, smooth_method: str = "none",
+                smooth_value: float | None = None, effective_order: bool = False) -> np.ndarray:
     """Corpus BLEU of each row of summed statistics (:func:`stats_matrix` layout), all at once:
     ``bleu_scores(rows)[i] == lmcore.bleu.bleu_from_stats(stats_i, ...).score`` (to ~1e-15),
     with the same weights and smoothing rules.
@@ -182,7 +184,7 @@ def resampled_sums(matrix: np.ndarray, indices: np.ndarray) -> np.ndarray:
     return counts.astype(float) @ matrix.astype(float)
 
 
-def order_statistic_interval(values, confidence: float = 0.95) -> tuple[float, float]:
+def order_statistic_interval(values: ArrayLike, confidence: float = 0.95) -> tuple[float, float]:
     """The interval between the k-th smallest and k-th largest of ``values``, k = floor(n (1 - confidence) / 2)
     (counting from 0): for 1,000 values and 95%, the 26th smallest and the 26th largest, as in sacrebleu.
 

@@ -286,8 +286,9 @@ def _counted(hypotheses, references, max_order, tokenize, lowercase, nltk_totals
     return BleuStats(stats[2:2 + max_order], stats[2 + max_order:], stats[0], stats[1])
 
 
-def corpus_stats(hypotheses, references, *, max_order: int = 4, tokenize: str = "13a",
-                 lowercase: bool = False, nltk_totals: bool = False) -> BleuStats:
+def corpus_stats(hypotheses: Sequence[str | Sequence[str]], references: Sequence[Sequence[str | Sequence[str]]], *,
+                 max_order: int = 4, tokenize: str = "13a", lowercase: bool = False,
+                 nltk_totals: bool = False) -> BleuStats:
     """The sum of the sentence statistics of a corpus (see ``sentence_stats``).
 
     >>> corpus_stats([["a", "b"]], [[["a", "c"]]], max_order=2)
@@ -298,8 +299,8 @@ def corpus_stats(hypotheses, references, *, max_order: int = 4, tokenize: str = 
     return _counted(hypotheses, references, max_order, tokenize, lowercase, nltk_totals, texts)
 
 
-def sentence_stats(hypothesis, references, *, max_order: int = 4, tokenize: str = "13a",
-                   lowercase: bool = False, nltk_totals: bool = False) -> BleuStats:
+def sentence_stats(hypothesis: str | Sequence[str], references: Sequence[str | Sequence[str]], *, max_order: int = 4,
+                   tokenize: str = "13a", lowercase: bool = False, nltk_totals: bool = False) -> BleuStats:
     """Clipped matches and totals per order, c and r, for one hypothesis.
 
     matches_n = sum over hypothesis n-grams g of min(count(g), max_j count_in_ref_j(g));
@@ -325,8 +326,8 @@ class NgramRow(NamedTuple):
     clip_ref: int | None  # the reference with the most copies (first on ties); None if in none
 
 
-def ngram_table(hypothesis, references, *, max_order: int = 4, tokenize: str = "13a",
-                lowercase: bool = False) -> list[NgramRow]:
+def ngram_table(hypothesis: str | Sequence[str], references: Sequence[str | Sequence[str]], *, max_order: int = 4,
+                tokenize: str = "13a", lowercase: bool = False) -> list[NgramRow]:
     """Every distinct hypothesis n-gram, order by order, in order of first appearance.
 
     Summed over the rows of order n, ``clipped_count`` and ``count`` give the
@@ -387,8 +388,8 @@ class BleuResult:
                 f"c = {self.stats.hyp_len}, r = {self.stats.ref_len}) {self.signature}")
 
 
-def bleu_from_stats(stats: BleuStats, *, weights=None, smooth_method: str = "none",
-                    smooth_value: float | None = None, effective_order: bool = False,
+def bleu_from_stats(stats: BleuStats, *, weights: Sequence[float] | str | None = None,
+                    smooth_method: str = "none", smooth_value: float | None = None, effective_order: bool = False,
                     nrefs: int | str = 1, tokenize: str = "13a", lowercase: bool = False,
                     nltk_totals: bool = False) -> BleuResult:
     """BLEU = BP * exp(sum_n w_n log p_n) from statistics, smoothed as in sacrebleu.

@@ -21,7 +21,7 @@ TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 PRETOKENIZED = "pretokenized"  # the tokenizer named in the signature when token lists are given
 
 
-def check_max_order(max_order) -> None:
+def check_max_order(max_order: object) -> None:
     """Raise TypeError unless ``max_order`` is an int, ValueError unless it is >= 1.
 
     >>> check_max_order(4)
@@ -32,7 +32,7 @@ def check_max_order(max_order) -> None:
         raise ValueError(f"max_order must be >= 1, got {max_order}")
 
 
-def check_flag(name: str, value) -> bool:
+def check_flag(name: str, value: object) -> bool:
     """``value`` as a bool; TypeError naming ``name`` unless it is True or False (numpy's too).
 
     >>> check_flag("lowercase", True)

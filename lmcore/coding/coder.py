@@ -45,6 +45,7 @@ from fractions import Fraction
 import numpy as np
 
 from lmcore.coding.levels import CODE_POINTS, METHODS, Predictor, check_coding_model
+from lmcore.lm import LanguageModel, Sentences
 from lmcore.ngram import KneserNey, flatten_sentences
 from lmcore.text import EOS_ID, UNK_ID, Vocabulary
 
@@ -75,7 +76,7 @@ class Narrowing:
     code: str
 
 
-def narrow_interval(message: Sequence, distributions) -> Narrowing:
+def narrow_interval(message: Sequence, distributions: Mapping | Sequence[Mapping]) -> Narrowing:
     """Arithmetic coding by hand: each symbol keeps its share of the current interval.
 
     ``distributions`` is one dict ``{symbol: probability}`` used at every step, or one such
@@ -171,7 +172,7 @@ class CodedText:
         return self.coded_bits - self.surprisal_bits
 
 
-def fit_speller(sentences, order: int = 3, min_count: int = 2) -> KneserNey:
+def fit_speller(sentences: Sentences, order: int = 3, min_count: int = 2) -> KneserNey:
     """A character model of words, to spell the words a word model does not know.
 
     A Kneser-Ney model of ``order`` over the characters of each distinct word of
@@ -227,7 +228,7 @@ def _unknown_words(model, sentences) -> list[str]:
     return [w for s in sentences for w in s if model.vocab.id(w) == UNK_ID]
 
 
-def surprisal_bits(model, sentences, speller=None) -> float:
+def surprisal_bits(model: LanguageModel, sentences: Sentences, speller: LanguageModel | None = None) -> float:
     """Total surprisal of ``sentences`` in bits: what an ideal coder driven by the models needs.
 
         -Σ_t log2 P(w_t | h_t)  +  -Σ_c log2 P_speller(c | previous characters)  +  20.09 bits per code point
@@ -279,7 +280,7 @@ class Coder:
     [['b', 'b'], ['a']]
     """
 
-    def __init__(self, model, speller=None, *, method: str = "auto"):
+    def __init__(self, model: LanguageModel, speller: LanguageModel | None = None, *, method: str = "auto"):
         if method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {method!r}")
         check_coding_model(model, "model")
@@ -321,7 +322,7 @@ class Coder:
             bits -= math.log2(row[index] / row.sum())
         return bits
 
-    def encode(self, sentences) -> CodedText:
+    def encode(self, sentences: Sentences) -> CodedText:
         """Code tokenized ``sentences``; see :func:`encode`."""
         model, speller = self.model, self.speller
         self._current_rows()
@@ -439,7 +440,8 @@ class Coder:
             history.append(char_id)
 
 
-def encode(model, sentences, speller=None, *, method: str = "auto") -> CodedText:
+def encode(model: LanguageModel, sentences: Sentences, speller: LanguageModel | None = None, *,
+           method: str = "auto") -> CodedText:
     """Code tokenized ``sentences`` losslessly with a range coder driven by ``model``.
 
     Each token is coded with the probability the model gives it after its history (the
@@ -458,7 +460,8 @@ def encode(model, sentences, speller=None, *, method: str = "auto") -> CodedText
     return Coder(model, speller, method=method).encode(sentences)
 
 
-def decode(data: bytes, model, speller=None, *, method: str = "auto") -> list[list[str]]:
+def decode(data: bytes, model: LanguageModel, speller: LanguageModel | None = None, *,
+           method: str = "auto") -> list[list[str]]:
     """The sentences :func:`encode` coded into ``data``, with the same ``model``, ``speller`` and ``method``.
 
     Introduced in notebooks/03_cross_entropy.ipynb, section "Compression is prediction".
@@ -469,7 +472,7 @@ def decode(data: bytes, model, speller=None, *, method: str = "auto") -> list[li
 # --- the same bytes for everyone -------------------------------------------------------------
 
 
-def join_text(sentences, separator: str = " ") -> str:
+def join_text(sentences: Sentences, separator: str = " ") -> str:
     """The text of tokenized ``sentences``: tokens joined by ``separator``, one sentence per line.
 
     This is the text the coder's bits per character refer to, and the bytes (UTF-8) the

@@ -25,7 +25,7 @@ Each row is a float array (the coder normalises it) and an index into it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -40,7 +40,7 @@ METHODS = ("auto", "backoff", "dense")
 _DENSE_CACHE = 4096  # histories whose whole distribution is kept (dense method)
 
 
-def check_coding_model(model, name: str) -> None:
+def check_coding_model(model: object, name: str) -> None:
     """Raise unless ``model`` is a fitted lmcore language model that predicts one ``</s>`` after
     each sentence and never ``<s>``.
 
@@ -144,7 +144,7 @@ class Predictor:
         for suffix, suffix_ids, suffix_probs in zip(owners, np.split(ids, edges), np.split(probs, edges)):
             self.cache[suffix] = (suffix_ids, suffix_probs, float(suffix_probs.sum()))
 
-    def prepare(self, contexts) -> None:
+    def prepare(self, contexts: Iterable[tuple[int, ...]]) -> None:
         """Compute, in a few calls of the model, every level the ``contexts`` will need (backoff method)."""
         if not self.backoff:
             return

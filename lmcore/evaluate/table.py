@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lmcore.evaluate.scoring import evaluate
+from lmcore.lm import Sentences
 from lmcore.ngram import AddK, Interpolated, KneserNey, check_order, flatten_sentences
 from lmcore.text import Vocabulary
 
@@ -48,8 +49,8 @@ class PerplexityTable:
         return "\n".join(([title] if title else []) + [header] + rows)
 
 
-def perplexity_table(split, orders: Sequence[int] = (1, 2, 3), methods: Sequence[str] = SMOOTHING_METHODS,
-                     vocab: Vocabulary | None = None) -> PerplexityTable:
+def perplexity_table(split: tuple[Sentences, Sentences, Sentences], orders: Sequence[int] = (1, 2, 3),
+                     methods: Sequence[str] = SMOOTHING_METHODS, vocab: Vocabulary | None = None) -> PerplexityTable:
     """Test perplexity for each smoothing method and order, with one vocabulary and one test set.
 
     ``split`` is ``(train, heldout, test)``, as :func:`lmcore.text.split_sentences` returns.

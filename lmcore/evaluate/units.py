@@ -37,7 +37,8 @@ import numpy as np
 
 from lmcore.checks import check_int, check_sentences, check_str
 from lmcore.coding import CODE_POINTS
-from lmcore.evaluate.scoring import evaluate
+from lmcore.evaluate.scoring import PerplexityResult, evaluate
+from lmcore.lm import LanguageModel, Sentences
 from lmcore.text import METASPACE, UNK_ID
 
 __all__ = ["UNITS", "texts", "characters", "count_characters", "spelling_bits", "UnitScore", "score_text",
@@ -51,7 +52,7 @@ def _sentences(sentences, name: str = "sentences") -> list:
     return list(check_sentences(sentences, name, allow_empty=True))
 
 
-def texts(sentences, unit: str, separator: str = " ") -> list[str]:
+def texts(sentences: Sentences, unit: str, separator: str = " ") -> list[str]:
     """The text of each tokenized sentence, whatever the tokenization:
 
     - ``"word"``: the words joined by ``separator`` (``" "`` English, ``""`` Chinese);
@@ -72,7 +73,7 @@ def texts(sentences, unit: str, separator: str = " ") -> list[str]:
     return ["".join(s).replace(METASPACE, " ").removeprefix(" ") for s in sentences]
 
 
-def characters(sentences, separator: str = " ") -> list[list[str]]:
+def characters(sentences: Sentences, separator: str = " ") -> list[list[str]]:
     """Each sentence of words as a list of its text's characters (English spaces included).
 
     Introduced in notebooks/07_neural_models.ipynb, section "A small neural language model".
@@ -93,7 +94,7 @@ def count_characters(sentence_texts: Sequence[str]) -> int:
     return sum(len(t) + 1 for t in sentence_texts)
 
 
-def spelling_bits(speller, words: Sequence[str]) -> float:
+def spelling_bits(speller: LanguageModel, words: Sequence[str]) -> float:
     """Bits to spell ``words`` out with ``speller`` (a character model of words, chapter 3):
 
         Σ_words Σ_c -log2 P_speller(c | previous characters)  +  20.09 bits per character it lacks
@@ -134,7 +135,8 @@ class UnitScore:
     bits_per_character: float
 
 
-def score_text(model, sentences, n_characters: int, speller=None, *, result=None) -> UnitScore:
+def score_text(model: LanguageModel, sentences: Sentences, n_characters: int,
+               speller: LanguageModel | None = None, *, result: PerplexityResult | None = None) -> UnitScore:
     """Score ``model`` (an n-gram model or a :class:`lmcore.neural.NeuralLM`) on ``sentences`` in
     its own tokens, with :func:`lmcore.evaluate.evaluate`, and per character of the text
     (``n_characters`` from :func:`count_characters`); unknown tokens are spelled by ``speller``.

@@ -30,6 +30,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from lmcore.checks import check_int
 
@@ -111,7 +112,7 @@ class WindowedScore:
     full_share: float
 
 
-def windowed_score(table, window: int, stride: int, positions=None) -> WindowedScore:
+def windowed_score(table: ArrayLike, window: int, stride: int, positions: ArrayLike | None = None) -> WindowedScore:
     """Score the stream of a (k + 1) x N table (row c: each token's natural-log probability with
     c tokens of context) with windows of ``window`` tokens and ``stride``.
 

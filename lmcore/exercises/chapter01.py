@@ -41,13 +41,13 @@ _NATURAL_LOG = translatable("with the natural log: that is nats; divide by ln 2 
 _DECIMAL_LOG = translatable("with log10: that counts decimal digits; use log2 for bits.")
 
 
-def _check(answer, expected: float, mistakes: dict[float, str]) -> Feedback:
+def _check(answer: object, expected: float, mistakes: dict[float, str]) -> Feedback:
     """:func:`check_number` at 3 significant digits (a mistake too is recognised at 3 digits of its own value)."""
     decimals = max(0, SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(abs(expected))))
     return check_number(answer, expected, mistakes=mistakes, digits=decimals, sig_digits=SIGNIFICANT_DIGITS)
 
 
-def check_anchovies_surprisal(answer) -> Feedback:
+def check_anchovies_surprisal(answer: object) -> Feedback:
     """The surprisal, in bits, of "anchovies" (probability 0.01), to 3 significant digits: -log2 0.01.
 
     Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
@@ -62,7 +62,7 @@ def check_anchovies_surprisal(answer) -> Feedback:
     })
 
 
-def check_extra_bits(answer) -> Feedback:
+def check_extra_bits(answer: object) -> Feedback:
     """How many more bits does "fried rice" (0.0001) cost than "pepperoni" (0.1)? To 3 significant digits.
 
     ``-log2 0.0001 - (-log2 0.1) = log2 1000``.
@@ -83,7 +83,7 @@ def check_extra_bits(answer) -> Feedback:
     })
 
 
-def check_rank_or_probability(answer) -> Feedback:
+def check_rank_or_probability(answer: object) -> Feedback:
     """Model A ranks the true word first but gives it probability 0.05; model B ranks it fourth with
     probability 0.2. Which model pays fewer bits for this word? A, B, or C (the same).
 
@@ -121,7 +121,7 @@ def _bounds(q, log=math.log2) -> tuple[float, float]:
     return lower, upper
 
 
-def check_upper_bound(answer) -> Feedback:
+def check_upper_bound(answer: object) -> Feedback:
     """Shannon's upper bound -Σ q_i log2 q_i for :data:`LETTER_EXERCISE_COUNTS`, to 3 significant digits.
 
     Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
@@ -139,7 +139,7 @@ def check_upper_bound(answer) -> Feedback:
     })
 
 
-def check_lower_bound(answer) -> Feedback:
+def check_lower_bound(answer: object) -> Feedback:
     """Shannon's lower bound Σ i (q_i - q_{i+1}) log2 i for :data:`LETTER_EXERCISE_COUNTS`, to 3
     significant digits (q_6 = 0).
 
@@ -162,7 +162,7 @@ def check_lower_bound(answer) -> Feedback:
 UNIFORM_EXERCISE_WORDS = 10_000
 
 
-def check_uniform_bits(answer) -> Feedback:
+def check_uniform_bits(answer: object) -> Feedback:
     """A model gives each of 10,000 words the same probability, whatever the context: how many bits
     does it pay per word, on any text? To 3 significant digits: log2 10,000.
 

@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-def _check(answer, expected: float, digits: int, mistakes: dict[float, str]) -> Feedback:
+def _check(answer: object, expected: float, digits: int, mistakes: dict[float, str]) -> Feedback:
     """:func:`check_number` at ``digits`` significant digits; NaN and ∞ get a 0 · log 0 hint."""
     if isinstance(answer, float) and (math.isnan(answer) or math.isinf(answer)):
         return Feedback(False, tr("Not yet: {answer} is what numpy gives for 0 · log2(0); by convention "
@@ -51,7 +51,7 @@ def _entropy(p, log=math.log2) -> float:
 ENTROPY_EXERCISE_P = (0.7, 0.2, 0.1)
 
 
-def check_entropy_in_bits(answer) -> Feedback:
+def check_entropy_in_bits(answer: object) -> Feedback:
     """The entropy of :data:`ENTROPY_EXERCISE_P` in bits, to 3 significant digits.
 
     Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
@@ -73,7 +73,7 @@ def check_entropy_in_bits(answer) -> Feedback:
 ZERO_EXERCISE_P = {"sun": 0.6, "clouds": 0.3, "rain": 0.1, "snow": 0.0}
 
 
-def check_entropy_with_impossible_outcome(answer) -> Feedback:
+def check_entropy_with_impossible_outcome(answer: object) -> Feedback:
     """The entropy of :data:`ZERO_EXERCISE_P` in bits, to 3 significant digits (0 · log 0 = 0).
 
     Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
@@ -91,7 +91,7 @@ def check_entropy_with_impossible_outcome(answer) -> Feedback:
 CODE_EXERCISE = {"p": (0.4, 0.3, 0.2, 0.1), "code": ("0", "10", "110", "111")}
 
 
-def check_average_code_length(answer) -> Feedback:
+def check_average_code_length(answer: object) -> Feedback:
     """The average code length Σ p(x) |code(x)| of :data:`CODE_EXERCISE`, in bits, to 3 significant digits.
 
     Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
@@ -113,7 +113,7 @@ def check_average_code_length(answer) -> Feedback:
 MARKOV_EXERCISE_TRANSITION = ((0.5, 0.5), (1.0, 0.0))
 
 
-def check_markov_entropy_rate(answer) -> Feedback:
+def check_markov_entropy_rate(answer: object) -> Feedback:
     """The entropy rate, in bits per symbol, of the chain :data:`MARKOV_EXERCISE_TRANSITION`,
     to 3 significant digits: ``H = Σ_i π_i H(P_i·)`` with π the stationary distribution (2/3, 1/3).
 
@@ -137,7 +137,7 @@ def check_markov_entropy_rate(answer) -> Feedback:
 MILLER_MADOW_EXERCISE = {"tokens n": 100, "types K": 20}
 
 
-def check_miller_madow_correction(answer) -> Feedback:
+def check_miller_madow_correction(answer: object) -> Feedback:
     """The Miller-Madow correction (K - 1) / (2n) for :data:`MILLER_MADOW_EXERCISE`, in bits,
     to 3 significant digits.
 
@@ -153,7 +153,7 @@ def check_miller_madow_correction(answer) -> Feedback:
     })
 
 
-def check_one_sample_of_a_mixture(answer) -> Feedback:
+def check_one_sample_of_a_mixture(answer: object) -> Feedback:
     """A source tosses a fair coin once: heads, it then rolls a fair die forever; tails, a die that
     always shows 6. Its entropy rate is (log2 6 + 0) / 2 = 1.2925 bits per roll. One long sample's
     -(1/n) log2 p(x_1..x_n) converges to ...

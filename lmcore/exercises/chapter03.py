@@ -33,7 +33,7 @@ __all__ = [
 SIG_DIGITS = 3
 
 
-def _check(answer, expected: float, mistakes: dict[float, str]) -> Feedback:
+def _check(answer: object, expected: float, mistakes: dict[float, str]) -> Feedback:
     return check_number(answer, expected, mistakes=mistakes, sig_digits=SIG_DIGITS)
 
 
@@ -41,7 +41,7 @@ def _check(answer, expected: float, mistakes: dict[float, str]) -> Feedback:
 LOSS_EXERCISE = {"loss in nats per token": 3.2}
 
 
-def check_loss_in_bits(answer) -> Feedback:
+def check_loss_in_bits(answer: object) -> Feedback:
     """A training loss of 3.2 nats per token as a cross-entropy in bits per token: 3.2 / ln 2 = 4.6166.
 
     Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
@@ -67,7 +67,7 @@ def _cross(p, m) -> float:
     return -sum(a * math.log2(b) for a, b in zip(p, m))
 
 
-def check_reverse_cross_entropy(answer) -> Feedback:
+def check_reverse_cross_entropy(answer: object) -> Feedback:
     """H(m, p) for p = (0.9, 0.1) and m = (0.6, 0.4): -(0.6 log2 0.9 + 0.4 log2 0.1) = 1.4200 bits.
 
     Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
@@ -85,7 +85,7 @@ def check_reverse_cross_entropy(answer) -> Feedback:
     })
 
 
-def check_below_the_floor(answer) -> Feedback:
+def check_below_the_floor(answer: object) -> Feedback:
     """A bigram model's test cross-entropy, measured on 50 symbols, is 0.93 bits per symbol below the
     chain's entropy rate of 1.0: what is going on? (A, B or C)
 
@@ -107,7 +107,7 @@ def check_below_the_floor(answer) -> Feedback:
 CODED_SIZE_EXERCISE = {"coded bytes": 12_500, "characters": 80_000}
 
 
-def check_coded_bits_per_character(answer) -> Feedback:
+def check_coded_bits_per_character(answer: object) -> Feedback:
     """Bits per character of a coded text: 8 x 12,500 bytes / 80,000 characters = 1.25.
 
     Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
@@ -128,7 +128,7 @@ def check_coded_bits_per_character(answer) -> Feedback:
 BROWN_PERPLEXITY = 247
 
 
-def check_brown_bits_per_word(answer) -> Feedback:
+def check_brown_bits_per_word(answer: object) -> Feedback:
     """Bits per word of a model with perplexity 247 per word: log2 247 = 7.9484.
 
     Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".

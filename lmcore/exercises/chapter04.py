@@ -39,7 +39,7 @@ __all__ = [
 SIG_DIGITS = 3
 
 
-def _check(answer, expected: float, mistakes: dict[float, str]) -> Feedback:
+def _check(answer: object, expected: float, mistakes: dict[float, str]) -> Feedback:
     return check_number(answer, expected, mistakes=mistakes, sig_digits=SIG_DIGITS)
 
 
@@ -47,7 +47,7 @@ def _check(answer, expected: float, mistakes: dict[float, str]) -> Feedback:
 BRANCHING_EXERCISE = {"probabilities": (1 / 2, 1 / 32), "shares": (0.5, 0.5)}
 
 
-def check_weighted_branching(answer) -> Feedback:
+def check_weighted_branching(answer: object) -> Feedback:
     """Perplexity of a model that gives half the tokens probability 1/2 and half 1/32:
     2 ** (mean surprisal in bits) = 2 ** ((1 + 5) / 2) = 8.
 
@@ -69,7 +69,7 @@ def check_weighted_branching(answer) -> Feedback:
 CROSS_ENTROPY_EXERCISE = {"model": {"A": 0.6, "B": 0.3, "C": 0.1}, "text": ("A", "A", "B", "C")}
 
 
-def check_cross_entropy_bits(answer) -> Feedback:
+def check_cross_entropy_bits(answer: object) -> Feedback:
     """Cross-entropy, in bits per word, of the text "A A B C" under P(A) = 0.6, P(B) = 0.3, P(C) = 0.1:
     -(1/N) Σ log2 P(w_i).
 
@@ -95,7 +95,7 @@ def check_cross_entropy_bits(answer) -> Feedback:
 BITS_GAIN_EXERCISE = {"bits per token": 6.3465, "gain in bits per token": 0.5}
 
 
-def check_perplexity_after_gain(answer) -> Feedback:
+def check_perplexity_after_gain(answer: object) -> Feedback:
     """A model 0.5 bits per token better than one with 6.3465 bits: its perplexity, 2 ** (6.3465 - 0.5).
 
     Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
@@ -115,7 +115,7 @@ def check_perplexity_after_gain(answer) -> Feedback:
 SURPRISING_TOKEN_EXERCISE = {"tokens": 1000, "usual probability": 0.1, "surprising probability": 1e-10}
 
 
-def check_one_surprising_token(answer) -> Feedback:
+def check_one_surprising_token(answer: object) -> Feedback:
     """Perplexity of 1,000 tokens, 999 with probability 0.1 and one with 1e-10:
     10 ** ((999 * 1 + 10) / 1000) = 10.2094.
 
@@ -140,7 +140,7 @@ def check_one_surprising_token(answer) -> Feedback:
 EOS_EXERCISE_PROBS = {("<s>", "the"): 0.5, ("the", "cat"): 0.25, ("cat", "</s>"): 0.5}
 
 
-def check_sentence_perplexity_with_eos(answer) -> Feedback:
+def check_sentence_perplexity_with_eos(answer: object) -> Feedback:
     """Perplexity of "the cat" under :data:`EOS_EXERCISE_PROBS`, predicting and counting ``</s>``.
 
     Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
@@ -161,7 +161,7 @@ def check_sentence_perplexity_with_eos(answer) -> Feedback:
 AGGREGATION_EXERCISE = {"sentence 1": [0.5, 0.5], "sentence 2": [0.1, 0.2, 0.1, 0.05]}
 
 
-def check_corpus_perplexity(answer) -> Feedback:
+def check_corpus_perplexity(answer: object) -> Feedback:
     """Corpus perplexity of :data:`AGGREGATION_EXERCISE`: total log-probability over all tokens.
 
     Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
@@ -183,7 +183,7 @@ def check_corpus_perplexity(answer) -> Feedback:
 BITS_PER_CHARACTER_EXERCISE = {"perplexity per token": 512, "tokens N": 1000, "characters": 3000}
 
 
-def check_bits_per_character(answer) -> Feedback:
+def check_bits_per_character(answer: object) -> Feedback:
     """Bits per character of :data:`BITS_PER_CHARACTER_EXERCISE`: total bits / total characters.
 
     Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".

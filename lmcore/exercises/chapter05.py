@@ -32,7 +32,7 @@ __all__ = [
 INTERPOLATION_EXERCISE = {"lambdas": (0.2, 0.3, 0.5), "probs": (0.04, 0.1, 0.4)}
 
 
-def check_interpolated_probability(answer) -> Feedback:
+def check_interpolated_probability(answer: object) -> Feedback:
     """λ = (0.2, 0.3, 0.5), P1 = 0.04, P2 = 0.1, P3 = 0.4: the interpolated probability Σ_i λ_i P_i.
 
     Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
@@ -49,7 +49,7 @@ def check_interpolated_probability(answer) -> Feedback:
     }, sig_digits=3)
 
 
-def check_rescue_choice(answer) -> Feedback:
+def check_rescue_choice(answer: object) -> Feedback:
     """A test word gets 0 from the trigram and the bigram estimates, 0.002 from the add-one unigram.
 
     Which weights (λ1, λ2, λ3) leave its interpolated probability at 0?
@@ -72,7 +72,7 @@ def check_rescue_choice(answer) -> Feedback:
 EM_EXERCISE = {"lambdas": (0.5, 0.5), "order_probs": ((0.01, 0.5), (0.02, 0.0))}
 
 
-def check_em_step(answer) -> Feedback:
+def check_em_step(answer: object) -> Feedback:
     """λ1 after one EM step from :data:`EM_EXERCISE`: the mean over the tokens of λ1 P1 / Σ_j λ_j P_j.
 
     Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
@@ -97,7 +97,7 @@ def check_em_step(answer) -> Feedback:
 ADD_K_EXERCISE = {"c_h": 50, "V": 1000, "seen_types": 20, "k": 0.1}
 
 
-def check_add_one_unseen_bigram(answer) -> Feedback:
+def check_add_one_unseen_bigram(answer: object) -> Feedback:
     """Add-one probability of a bigram (h, w) never seen in training: c(h) = 50, |V| = 1,000.
 
     ``(0 + 1) / (c(h) + |V|)``.
@@ -115,7 +115,7 @@ def check_add_one_unseen_bigram(answer) -> Feedback:
     }, digits=6, sig_digits=3)
 
 
-def check_add_k_unseen_mass(answer) -> Feedback:
+def check_add_k_unseen_mass(answer: object) -> Feedback:
     """Total add-k probability given to the words never seen after h: c(h) = 50, |V| = 1,000,
     20 distinct words seen after h, k = 0.1.
 
@@ -141,7 +141,7 @@ def check_add_k_unseen_mass(answer) -> Feedback:
 RESCUED_TOKEN_EXERCISE = {"lambdas": (0.05, 0.25, 0.7), "probs": (0.0004, 0.0, 0.0)}
 
 
-def check_rescued_token_bits(answer) -> Feedback:
+def check_rescued_token_bits(answer: object) -> Feedback:
     """Surprisal in bits of a token rescued by the unigram: -log2(λ1 P1) = -log2(0.05 x 0.0004).
 
     Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".

@@ -47,7 +47,7 @@ def _clipped(hypothesis: str, references: list[str], *, clip: str = "max") -> fl
 CLIPPING_EXERCISE = {"hypothesis": "the cat the cat the", "references": ["the cat sat on the mat"]}
 
 
-def check_clipped_unigram_precision(answer) -> Feedback:
+def check_clipped_unigram_precision(answer: object) -> Feedback:
     """Clipped unigram precision of "the cat the cat the" against "the cat sat on the mat": (2 + 1) / 5.
 
     Introduced in notebooks/06_bleu.ipynb, section "Check yourself".
@@ -70,7 +70,7 @@ def check_clipped_unigram_precision(answer) -> Feedback:
 MULTI_REFERENCE_EXERCISE = {"hypothesis": "a a a a b", "references": ["a b b", "a a c"]}
 
 
-def check_multi_reference_precision(answer) -> Feedback:
+def check_multi_reference_precision(answer: object) -> Feedback:
     """Clipped unigram precision of "a a a a b" against "a b b" and "a a c": "a" clipped at 2 (the
     most in ONE reference), "b" at 2: (2 + 1) / 5.
 
@@ -92,7 +92,7 @@ def check_multi_reference_precision(answer) -> Feedback:
 BREVITY_EXERCISE = {"precisions": (0.8, 0.5, 0.3, 0.2), "c": 9, "reference_lengths": (10, 12)}
 
 
-def check_bleu_with_brevity(answer) -> Feedback:
+def check_bleu_with_brevity(answer: object) -> Feedback:
     """BLEU from p = (0.8, 0.5, 0.3, 0.2), c = 9, references of 10 and 12 tokens: r = 10 (the closest),
     BP = exp(1 - 10/9), times the geometric mean of the p_n.
 
@@ -124,7 +124,7 @@ CORPUS_EXERCISE = {"sentences": (
 )}
 
 
-def check_corpus_bleu(answer) -> Feedback:
+def check_corpus_bleu(answer: object) -> Feedback:
     """Corpus BLEU (N = 2) of the two sentences of :data:`CORPUS_EXERCISE`: pool matches and totals,
     sqrt(9/10 * 6/8) (c = r, so BP = 1).
 
@@ -153,7 +153,7 @@ def check_corpus_bleu(answer) -> Feedback:
 SCALE_EXERCISE = {"system X (nltk, 0-1 scale)": 0.31, "system Y (sacrebleu, 0-100 scale)": 29.5}
 
 
-def check_bleu_point_difference(answer) -> Feedback:
+def check_bleu_point_difference(answer: object) -> Feedback:
     """X - Y in BLEU points (the 0-100 scale): 31 - 29.5 = 1.5.
 
     Introduced in notebooks/06_bleu.ipynb, section "Check yourself".
@@ -169,7 +169,7 @@ def check_bleu_point_difference(answer) -> Feedback:
     })
 
 
-def check_comparable_scores(answer) -> Feedback:
+def check_comparable_scores(answer: object) -> Feedback:
     """Two papers report BLEU on the same Chinese test set with the same references: system P 0.31
     with tokenize="zh", system Q 0.24 on the annotators' word segmentation. Which is better?
     A: P, by 0.07.  B: Q: word BLEU is stricter, so 0.24 is worth more.  C: cannot tell from these

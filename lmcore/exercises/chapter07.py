@@ -36,7 +36,7 @@ __all__ = [
 SIG_DIGITS = 3
 
 
-def _check_count(answer, right: int, mistakes: dict[float, str]) -> Feedback:
+def _check_count(answer: object, right: int, mistakes: dict[float, str]) -> Feedback:
     """A count is right only as the whole number itself."""
     if isinstance(answer, (int, float)) and not isinstance(answer, bool) and math.isfinite(answer) \
             and answer != round(answer):
@@ -48,7 +48,7 @@ def _check_count(answer, right: int, mistakes: dict[float, str]) -> Feedback:
 PARAMETER_EXERCISE = {"vocabulary": 100, "context": 5, "dim": 16, "hidden": 64}
 
 
-def check_parameter_count(answer) -> Feedback:
+def check_parameter_count(answer: object) -> Feedback:
     """Parameters of a model with |V| = 100, k = 5, d = 16, H = 64:
     E 100·16 + W1 (5·16)·64 + b1 64 + W2 64·100 + b2 100 = 13,284.
 
@@ -73,7 +73,7 @@ def check_parameter_count(answer) -> Feedback:
 UNIT_EXERCISE = {"perplexity": 40, "tokens": 10_000, "characters": 42_000}
 
 
-def check_bits_per_character_from_perplexity(answer) -> Feedback:
+def check_bits_per_character_from_perplexity(answer: object) -> Feedback:
     """A BPE model with perplexity 40 per token on 10,000 tokens of a text of 42,000 characters
     (no unknown tokens): log2(40) · 10,000 / 42,000 = 1.2671 bits per character.
 
@@ -97,7 +97,7 @@ def check_bits_per_character_from_perplexity(answer) -> Feedback:
 COMPARISON_EXERCISE = {"word perplexity": 150, "word tokens": 1_100, "char perplexity": 2.9, "char tokens": 5_600}
 
 
-def check_which_predicts_better(answer) -> Feedback:
+def check_which_predicts_better(answer: object) -> Feedback:
     """Word model: perplexity 150 on 1,100 tokens; character model: 2.9 on 5,600 tokens (the
     characters, the same text, no unknown tokens). Bits per character: 1.4199 against 1.5361,
     so A, the word model.
@@ -118,7 +118,7 @@ def check_which_predicts_better(answer) -> Feedback:
 PASSES_EXERCISE = {"tokens": 1_000, "window": 100, "stride": 25}
 
 
-def check_forward_passes(answer) -> Feedback:
+def check_forward_passes(answer: object) -> Feedback:
     """Forward passes to score 1,000 tokens with windows of 100 and stride 25: 1 + (1,000 - 100) / 25 = 37.
 
     Introduced in notebooks/07_neural_models.ipynb, section "Check yourself".
@@ -139,7 +139,7 @@ def check_forward_passes(answer) -> Feedback:
 CHUNK_EXERCISE = {"context": 10, "window": 12}
 
 
-def check_full_context_share(answer) -> Feedback:
+def check_full_context_share(answer: object) -> Feedback:
     """A model that sees k = 10 tokens, text cut into chunks of 12 (stride = window = 12), far from any
     sentence start: positions 10 and 11 of each chunk have all 10 tokens, so 2 / 12 = 0.1667.
 
@@ -157,7 +157,7 @@ def check_full_context_share(answer) -> Feedback:
     })
 
 
-def check_contaminated_test(answer) -> Feedback:
+def check_contaminated_test(answer: object) -> Feedback:
     """A model's perplexity on a benchmark's test set is far below its perplexity on fresh text of the
     same kind. The likely reason: (B) the test set was in its training text.
 

@@ -42,7 +42,7 @@ def unanswered() -> Feedback:
     return Feedback(None, tr("Not answered yet: replace None with your answer and run the cell again."))
 
 
-def check_number(answer, expected: float, *, mistakes: dict[float, str] | None = None, digits: int = 4,
+def check_number(answer: object, expected: float, *, mistakes: dict[float, str] | None = None, digits: int = 4,
                  rel_tol: float = 5e-4, sig_digits: int | None = None) -> Feedback:
     """Compare a numeric answer with ``expected``; match known ``mistakes`` {value: hint} too.
 
@@ -105,7 +105,7 @@ def half_unit(value: float, sig_digits: int) -> float:
     return float(f"{unit / 2:.3g}")
 
 
-def check_choice(answer, expected: str, *, explanations: dict[str, str]) -> Feedback:
+def check_choice(answer: object, expected: str, *, explanations: dict[str, str]) -> Feedback:
     """Compare a multiple-choice answer (case and surrounding spaces ignored)."""
     if answer is None:
         return unanswered()

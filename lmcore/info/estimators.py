@@ -27,13 +27,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from lmcore.checks import check_base, check_int
 from lmcore.info import measures as info
+
+if TYPE_CHECKING:
+    from lmcore.info.sources import IIDSource, MarkovSource, MixtureSource
 
 __all__ = [
     "token_counts",
@@ -106,7 +110,7 @@ def _ids(sequence, name: str) -> np.ndarray:
 # --- estimates from counts ------------------------------------------------------------------
 
 
-def token_counts(tokens) -> np.ndarray:
+def token_counts(tokens: Iterable[Hashable]) -> np.ndarray:
     """The count of each distinct token in ``tokens`` (order of first appearance), as an int array.
 
     ``tokens`` is a flat sequence (a string counts its characters).
@@ -127,7 +131,7 @@ def token_counts(tokens) -> np.ndarray:
     return np.fromiter(counter.values(), dtype=np.int64, count=len(counter))
 
 
-def plugin_entropy(counts, base: float = 2) -> float:
+def plugin_entropy(counts: Sequence[int] | np.ndarray | Mapping[Any, int], base: float = 2) -> float:
     """The plug-in (maximum-likelihood) estimate: the entropy of the relative frequencies,
 
         Ĥ = -Σ_i (c_i / n) log (c_i / n),    n = Σ_i c_i.
@@ -143,7 +147,7 @@ def plugin_entropy(counts, base: float = 2) -> float:
     return info.entropy(c / c.sum(), base)
 
 
-def miller_madow_correction(counts, base: float = 2) -> float:
+def miller_madow_correction(counts: Sequence[int] | np.ndarray | Mapping[Any, int], base: float = 2) -> float:
     """The Miller-Madow bias correction ``(K - 1) / (2n)`` nats, in units of ``base``.
 
     ``K`` is the number of types seen (positive counts), ``n`` the number of tokens.
@@ -156,7 +160,7 @@ def miller_madow_correction(counts, base: float = 2) -> float:
     return (k - 1) / (2 * n) * _per_nat(base)
 
 
-def miller_madow_entropy(counts, base: float = 2) -> float:
+def miller_madow_entropy(counts: Sequence[int] | np.ndarray | Mapping[Any, int], base: float = 2) -> float:
     """The plug-in estimate plus the Miller-Madow correction: ``Ĥ + (K - 1) / (2n)`` (in nats).
 
     Removes the bias's leading term; when many types have not been seen yet (``n``
@@ -181,7 +185,8 @@ class EntropyGrowth:
     types: np.ndarray
 
 
-def entropy_growth(tokens, sizes=None, seed: int | None = 0, base: float = 2) -> EntropyGrowth:
+def entropy_growth(tokens: Iterable[Hashable] | Mapping[Any, int], sizes: Sequence[int] | np.ndarray | None = None,
+                   seed: int | None = 0, base: float = 2) -> EntropyGrowth:
     """Plug-in and Miller-Madow estimates on the first ``n`` tokens for each ``n`` in ``sizes``.
 
     ``tokens`` is a flat sequence of tokens, or a dict of counts (a ``Counter``) standing
@@ -254,7 +259,7 @@ def _block_counts(ids: np.ndarray, n: int) -> np.ndarray:
     return np.unique(windows, axis=0, return_counts=True)[1]
 
 
-def block_entropy(sequence, n: int, base: float = 2) -> float:
+def block_entropy(sequence: Iterable[Hashable], n: int, base: float = 2) -> float:
     """Plug-in estimate of the block entropy ``H(X_1 .. X_n)`` from the overlapping n-blocks
     of ``sequence`` (a flat sequence of tokens, or an int array as the sources' samples are).
 
@@ -274,7 +279,7 @@ def block_entropy(sequence, n: int, base: float = 2) -> float:
     return plugin_entropy(counts, base)
 
 
-def block_entropy_rates(sequence, max_n: int, base: float = 2) -> np.ndarray:
+def block_entropy_rates(sequence: Iterable[Hashable], max_n: int, base: float = 2) -> np.ndarray:
     """``Ĥ_n / n`` for ``n = 1 .. max_n`` (:func:`block_entropy`), as an array.
 
     >>> block_entropy_rates("aaaa", 2).tolist()
@@ -329,7 +334,8 @@ class SampleRates:
         return float(np.abs(self.gaps).max())
 
 
-def sample_rates(source, samples, points: int = 200, base: float = 2) -> SampleRates:
+def sample_rates(source: IIDSource | MarkovSource | MixtureSource, samples: np.ndarray | Iterable[np.ndarray],
+                 points: int = 200, base: float = 2) -> SampleRates:
     """Per-symbol log-probability of each of ``samples`` under ``source``, along each sample.
 
         r_k = -(1/k) log2 p(x_1 .. x_k),   k at ``points`` log-spaced lengths
@@ -357,8 +363,8 @@ def sample_rates(source, samples, points: int = 200, base: float = 2) -> SampleR
     return SampleRates(lengths, rates, float(source.entropy_rate(base)))
 
 
-def rate_convergence(source, n: int, n_samples: int = 5, seed: int = 0, points: int = 200,
-                     base: float = 2) -> SampleRates:
+def rate_convergence(source: IIDSource | MarkovSource | MixtureSource, n: int, n_samples: int = 5, seed: int = 0,
+                     points: int = 200, base: float = 2) -> SampleRates:
     """Draw ``n_samples`` samples of length ``n`` from ``source`` (one generator, seeded with
     ``seed``) and return their :func:`sample_rates`.
 

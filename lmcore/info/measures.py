@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from lmcore.checks import check_base, check_distribution, check_probabilities
 
@@ -69,7 +71,7 @@ def surprisal(prob: float, base: float = 2) -> float:
     return math.inf if prob == 0 else -math.log(prob) / math.log(base) + 0.0
 
 
-def entropy(p, base: float = 2) -> float:
+def entropy(p: Sequence[float] | np.ndarray | Mapping[Any, float], base: float = 2) -> float:
     """Shannon entropy ``H(p) = -Σ_x p(x) log p(x)``, with 0 · log 0 = 0.
 
     Introduced in notebooks/00_start_here.ipynb, section "A first taste: the horse race".
@@ -83,7 +85,8 @@ def entropy(p, base: float = 2) -> float:
     return float(-(nonzero * np.log(nonzero)).sum() / math.log(base)) + 0.0
 
 
-def cross_entropy(p, m, base: float = 2) -> float:
+def cross_entropy(p: Sequence[float] | np.ndarray | Mapping[Any, float],
+                  m: Sequence[float] | np.ndarray | Mapping[Any, float], base: float = 2) -> float:
     """Cross-entropy ``H(p, m) = -Σ_x p(x) log m(x)``: the average code length when
     data from ``p`` is coded with a code built for ``m``.
 
@@ -104,7 +107,8 @@ def cross_entropy(p, m, base: float = 2) -> float:
     return float(-(p[support] * np.log(m[support])).sum() / math.log(base)) + 0.0
 
 
-def kl_divergence(p, m, base: float = 2) -> float:
+def kl_divergence(p: Sequence[float] | np.ndarray | Mapping[Any, float],
+                  m: Sequence[float] | np.ndarray | Mapping[Any, float], base: float = 2) -> float:
     """Kullback-Leibler divergence ``D(p || m) = Σ_x p(x) log(p(x) / m(x)) = H(p, m) - H(p)``.
 
     Never negative (Gibbs' inequality); ``inf`` when ``m(x) = 0`` where ``p(x) > 0``
@@ -122,7 +126,7 @@ def kl_divergence(p, m, base: float = 2) -> float:
     return max(divergence, 0.0)  # rounding can give -1e-17 for m == p
 
 
-def distribution_perplexity(p, base: float = 2) -> float:
+def distribution_perplexity(p: Sequence[float] | np.ndarray | Mapping[Any, float], base: float = 2) -> float:
     """Perplexity of a distribution, ``base ** H(p)``: the number of equally likely
     outcomes that would be as uncertain. The result does not depend on ``base``.
 
@@ -138,7 +142,7 @@ def distribution_perplexity(p, base: float = 2) -> float:
 # --- per-token log-probabilities ---------------------------------------------------
 
 
-def perplexity_from_logprobs(logprobs, log_base: float = math.e) -> tuple[float, float]:
+def perplexity_from_logprobs(logprobs: ArrayLike, log_base: float = math.e) -> tuple[float, float]:
     """``(perplexity, cross-entropy in bits per token)`` of per-token log-probabilities.
 
     ``log_base`` says in which base the caller's logs are (``math.e`` for natural
@@ -188,7 +192,7 @@ def convert(value: float, from_base: float, to_base: float) -> float:
 # --- Huffman codes ------------------------------------------------------------------
 
 
-def huffman_code(probs) -> dict:
+def huffman_code(probs: Sequence[float] | np.ndarray | Mapping[Any, float]) -> dict[Any, str]:
     """Optimal prefix code words (strings of '0'/'1') for each outcome.
 
     Outcomes are the dict's keys, or the positions 0..k-1 of a sequence. Ties are
@@ -221,7 +225,8 @@ def huffman_code(probs) -> dict:
     return {outcome: codes[outcome] for outcome in outcomes if outcome in codes}
 
 
-def expected_code_length(probs, code: Mapping | None = None) -> float:
+def expected_code_length(probs: Sequence[float] | np.ndarray | Mapping[Any, float],
+                         code: Mapping[Any, str] | None = None) -> float:
     """Average code word length ``Σ_x p(x) |code(x)|`` in bits (Huffman code by default).
 
     For a Huffman code it lies in ``[H(p), H(p) + 1)``.

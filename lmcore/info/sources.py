@@ -34,6 +34,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from lmcore.checks import check_base, check_distribution, check_int, check_probabilities
 
@@ -110,22 +111,22 @@ class _Source:
         except KeyError as error:
             raise ValueError(f"labels contains {error.args[0]!r}, which is not one of {list(self._labels)}") from None
 
-    def decode(self, sample) -> list:
+    def decode(self, sample: ArrayLike) -> list:
         """Int array of indices -> list of outcome labels."""
         return [self._labels[i] for i in self._check_sample(sample).tolist()]
 
-    def surprisals(self, sample, base: float = 2) -> np.ndarray:
+    def surprisals(self, sample: ArrayLike, base: float = 2) -> np.ndarray:
         """``-log p(x_k | x_1..x_{k-1})`` for each position ``k`` of ``sample``, under this source.
 
         ``inf`` where the source gives the observed symbol probability 0.
         """
         raise NotImplementedError
 
-    def log_probability(self, sample, base: float = 2) -> float:
+    def log_probability(self, sample: ArrayLike, base: float = 2) -> float:
         """``log p(x_1..x_n)`` of the whole sample (a sum of logs, never a product); ``-inf`` if impossible."""
         return -float(self.surprisals(sample, base).sum())
 
-    def empirical_rate(self, sample, base: float = 2) -> float:
+    def empirical_rate(self, sample: ArrayLike, base: float = 2) -> float:
         """``-(1/n) log p(x_1..x_n)``: bits per symbol the true source assigns to ``sample``.
 
         For a long sample drawn from the source this approaches
@@ -133,7 +134,7 @@ class _Source:
         """
         return float(self.surprisals(sample, base).mean())
 
-    def running_rate(self, sample, base: float = 2) -> np.ndarray:
+    def running_rate(self, sample: ArrayLike, base: float = 2) -> np.ndarray:
         """``-(1/k) log p(x_1..x_k)`` for ``k = 1..n``: the empirical rate of every prefix, for a plot."""
         s = self.surprisals(sample, base)
         return np.cumsum(s) / np.arange(1, s.size + 1)
@@ -185,7 +186,7 @@ class IIDSource(_Source):
         """:math:`H(X_1 \\dots X_n) = n H`: independent draws add their entropies."""
         return check_int(n, "n") * self.entropy_rate(base)
 
-    def sample(self, n: int, seed=None) -> np.ndarray:
+    def sample(self, n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
         """``n`` independent draws, as an int array of outcome indices.
 
         ``seed``: an int for a reproducible sample, ``None`` for fresh
@@ -194,7 +195,7 @@ class IIDSource(_Source):
         u = _generator(seed).random(check_int(n, "n"))
         return np.searchsorted(self._cum, u, side="right").astype(np.int64)
 
-    def surprisals(self, sample, base: float = 2) -> np.ndarray:
+    def surprisals(self, sample: ArrayLike, base: float = 2) -> np.ndarray:
         return -self._log_p[self._check_sample(sample)] / _log_base(base)
 
 
@@ -215,7 +216,7 @@ class MarkovSource(_Source):
     'ababaaaaaaaaaaaaaaaa'
     """
 
-    def __init__(self, transition, states: Sequence | None = None):
+    def __init__(self, transition: ArrayLike, states: Sequence | None = None):
         P = np.array(check_probabilities(transition, "transition", ndim=2))  # a copy: the source freezes it
         if P.shape[0] != P.shape[1]:
             raise ValueError(f"transition must be a non-empty square matrix, got shape {P.shape}")
@@ -282,7 +283,7 @@ class MarkovSource(_Source):
         """
         return _entropy_nats(self._pi) / _log_base(base) + (check_int(n, "n") - 1) * self.entropy_rate(base)
 
-    def sample(self, n: int, seed=None) -> np.ndarray:
+    def sample(self, n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
         """A run of ``n`` states, as an int array of state indices; the first from :math:`\\pi`.
 
         All uniform numbers are drawn at once; each step then looks its number
@@ -299,7 +300,7 @@ class MarkovSource(_Source):
             append(state)
         return np.array(states, dtype=np.int64)
 
-    def surprisals(self, sample, base: float = 2) -> np.ndarray:
+    def surprisals(self, sample: ArrayLike, base: float = 2) -> np.ndarray:
         x = self._check_sample(sample)
         nats = np.empty(x.size)
         nats[0] = -self._log_pi[x[0]]
@@ -382,7 +383,7 @@ class MixtureSource(_Source):
         sample's per-symbol surprisal need approach (see the class docstring)."""
         return float(sum(w * s.entropy_rate(base) for w, s in zip(self._w, self._sources)))
 
-    def sample_with_choice(self, n: int, seed=None) -> tuple[int, np.ndarray]:
+    def sample_with_choice(self, n: int, seed: int | np.random.Generator | None = None) -> tuple[int, np.ndarray]:
         """``(i, sample)``: the index of the source picked, and ``n`` symbols drawn from it.
 
         ``seed`` as in :meth:`IIDSource.sample`; one generator draws the pick, then the sample.
@@ -392,11 +393,11 @@ class MixtureSource(_Source):
         picked = int(np.searchsorted(self._cum, rng.random(), side="right"))
         return picked, self._sources[picked].sample(n, seed=rng)
 
-    def sample(self, n: int, seed=None) -> np.ndarray:
+    def sample(self, n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
         """``n`` symbols, all from one source picked at random (:meth:`sample_with_choice` without the pick)."""
         return self.sample_with_choice(n, seed)[1]
 
-    def surprisals(self, sample, base: float = 2) -> np.ndarray:
+    def surprisals(self, sample: ArrayLike, base: float = 2) -> np.ndarray:
         """``-log p(x_k | x_1..x_{k-1})`` under the mixture: the increments of
         ``-log Σ_i w_i p_i(x_1..x_k)``. ``inf`` from the first symbol no source can produce on."""
         x = self._check_sample(sample)

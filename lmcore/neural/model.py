@@ -38,9 +38,10 @@ import math
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
 
 from lmcore.checks import check_int
-from lmcore.lm import LanguageModel, TokenScores
+from lmcore.lm import LanguageModel, Sentences, TokenScores
 from lmcore.ngram import FramedTokens, flatten_sentences, frame_sentences
 from lmcore.text import BOS, BOS_ID, EOS, EOS_ID, UNK_ID, Vocabulary
 
@@ -115,7 +116,7 @@ class NeuralLM(LanguageModel):
 
     # -- framing and the forward pass
 
-    def frame(self, sentences) -> FramedTokens:
+    def frame(self, sentences: Sentences) -> FramedTokens:
         """Every predicted token of ``sentences`` with its k previous ids (``<s>`` before the start), one row each."""
         tokens, lengths = flatten_sentences(sentences, "sentences")
         ids = self.vocab.encode(tokens).astype(np.int64)
@@ -137,7 +138,7 @@ class NeuralLM(LanguageModel):
         z -= z.max(axis=1, keepdims=True)
         return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
 
-    def grams_logprobs(self, grams) -> np.ndarray:
+    def grams_logprobs(self, grams: ArrayLike) -> np.ndarray:
         """ln P(last id | the k ids before it) for each row of ``grams`` (N x (k + 1) ids): the
         forward pass for a whole encoded stream at once, in float64.
 
@@ -174,7 +175,7 @@ class NeuralLM(LanguageModel):
             probs[rows] = np.exp(logp[which[rows] - start, grams[rows, -1]].astype(np.float64))
         return probs
 
-    def score_tokens(self, sentences) -> TokenScores:
+    def score_tokens(self, sentences: Sentences) -> TokenScores:
         """Log-probability of every predicted token of ``sentences`` (words and one ``</s>`` each),
         in the form :func:`lmcore.evaluate.evaluate` reads."""
         framed = self.frame(sentences)
@@ -182,7 +183,7 @@ class NeuralLM(LanguageModel):
         return TokenScores(self.grams_logprobs(framed.grams), token_ids, framed.sentence_index,
                            framed.position, framed.is_eos, token_ids == UNK_ID)
 
-    def context_logprobs(self, sentences) -> np.ndarray:
+    def context_logprobs(self, sentences: Sentences) -> np.ndarray:
         """ln P(token t | only its last c tokens of context, the others ``<s>``) for c = 0..k, as
         a (k + 1) x N array: row c is what a model cut off after c tokens gives (the sliding
         windows of :mod:`lmcore.evaluate` read it). Row k is :meth:`token_logprobs`.
@@ -237,7 +238,7 @@ class NeuralLM(LanguageModel):
 
     # -- storing
 
-    def save(self, path, dtype=np.float16, **metadata) -> None:
+    def save(self, path: str | Path, dtype: DTypeLike = np.float16, **metadata: ArrayLike) -> None:
         """Write the parameters (as ``dtype``), the vocabulary, the sizes and ``metadata`` (arrays or
         numbers) to an ``.npz`` file that :meth:`load` reads without pickling."""
         arrays = {name: array.astype(dtype) for name, array in self.parameters().items()}
@@ -246,7 +247,7 @@ class NeuralLM(LanguageModel):
                             **{f"meta_{key}": np.asarray(value) for key, value in metadata.items()})
 
     @classmethod
-    def load(cls, path) -> tuple[NeuralLM, dict[str, np.ndarray]]:
+    def load(cls, path: str | Path) -> tuple[NeuralLM, dict[str, np.ndarray]]:
         """``(model, metadata)`` from a file :meth:`save` wrote; the parameters become float32."""
         with np.load(path, allow_pickle=False) as stored:
             context_size, dim, hidden, min_count = (int(v) for v in stored["sizes"])

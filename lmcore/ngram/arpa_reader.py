@@ -41,7 +41,9 @@ standard conversion above that, on request), MLE not at all: :func:`write_arpa` 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from operator import itemgetter
+from pathlib import Path
 
 import numpy as np
 
@@ -66,7 +68,8 @@ class ArpaModel(NgramModel):
     (the n-grams' keys in ``index``, an :class:`lmcore.ngram.NgramIndex` of the file's n-grams).
     """
 
-    def __init__(self, vocab: Vocabulary, index: NgramIndex, keys, log10_probs, log10_backoffs):
+    def __init__(self, vocab: Vocabulary, index: NgramIndex, keys: Sequence[np.ndarray],
+                 log10_probs: Sequence[np.ndarray], log10_backoffs: Sequence[np.ndarray]):
         order = len(keys)
         has_unk = bool((keys[0] == UNK_ID).any())
         super().__init__(order, convention=Convention(start_padding=1, end_markers=1, open_vocabulary=has_unk))
@@ -99,7 +102,7 @@ def _parse_error(path, line_number: int, message: str) -> ValueError:
     return ValueError(f"{os.fspath(path)}, line {line_number}: {message}")
 
 
-def read_arpa(path) -> ArpaModel:
+def read_arpa(path: str | Path) -> ArpaModel:
     """Read an ARPA file into an :class:`ArpaModel`.
 
     The file has a ``\\data\\`` header with ``ngram k=M`` lines, then for each k a

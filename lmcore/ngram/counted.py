@@ -10,13 +10,16 @@ counts the n-grams of orders 1..n of the framed training text in numpy tables
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from lmcore.lm import context_rows
+from lmcore.checks import check_int, check_str
+from lmcore.lm import Sentences, context_rows
 from lmcore.ngram.counting import NgramCounts, TokenCounts, check_encoded, check_markers, flatten_sentences
-from lmcore.ngram.model import NgramModel
+from lmcore.ngram.model import Convention, NgramModel
 from lmcore.text import BOS_ID, EOS_ID, UNK_ID, Vocabulary, encode_lines
 
 __all__ = ["CountedNgramModel"]
@@ -29,15 +32,13 @@ class CountedNgramModel(NgramModel):
     c(h) (MLE, add-k) computes it with :meth:`_probs_from_counts`.
     """
 
-    def __init__(self, order: int, *, convention="standard"):
+    def __init__(self, order: int, *, convention: Convention | str = "standard"):
         super().__init__(order, convention=convention)
         self.counts: NgramCounts | None = None
 
     # -- fitting
 
-    # -- fitting
-
-    def fit(self, sentences, vocab: Vocabulary | None = None, min_count: int = 1):
+    def fit(self, sentences: Sentences, vocab: Vocabulary | None = None, min_count: int = 1) -> CountedNgramModel:
         """Count n-grams of orders 1..n in ``sentences`` (lists of str tokens); returns the model.
 
         The vocabulary is built from ``sentences`` (words seen ``min_count`` times or more)
@@ -63,14 +64,15 @@ class CountedNgramModel(NgramModel):
         check_markers(sentences, ids, lengths)
         return self.fit_encoded(ids, lengths, vocab)
 
-    def fit_text(self, source, vocab: Vocabulary | None = None, min_count: int = 1, tokenizer=None):
+    def fit_text(self, source: str | Path | Iterable[str], vocab: Vocabulary | None = None, min_count: int = 1,
+                 tokenizer: Callable[[str], list[str]] | None = None) -> CountedNgramModel:
         """:meth:`fit` on the lines of a text file (a file name) or of any iterable of lines, one sentence
         a line, split at whitespace as KenLM's ``lmplz`` reads them (or by ``tokenizer``: str -> list of str),
         read in chunks straight to ids: no list of str tokens is held (:func:`lmcore.text.encode_lines`).
         The model is the one :meth:`fit` gives on the same sentences as token lists."""
         return self.fit_encoded(*encode_lines(source, vocab, min_count, tokenizer))
 
-    def fit_encoded(self, ids, lengths, vocab: Vocabulary):
+    def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary) -> CountedNgramModel:
         """:meth:`fit` on sentences already encoded: ``ids`` holds every sentence's vocabulary ids
         in a row (any integer array, e.g. int32 from ``vocab.encode``), ``lengths`` the length
         of each sentence. No list of str tokens is needed, which saves memory on large corpora.
@@ -96,6 +98,7 @@ class CountedNgramModel(NgramModel):
         self.outcome_ids = np.flatnonzero(is_outcome)
         self.counts = NgramCounts.from_sentences(ids, lengths, self.order, n_start, n_end, len(vocab))
         return self
+
     # -- probabilities from counts
 
     def _lookup_counts(self, k: int, grams: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -139,8 +142,7 @@ class CountedNgramModel(NgramModel):
         >>> model.count("spent", ["i"]), model.count("i", ["<s>"]), model.count("spent")
         (2, 2, 2)
         """
-        if not isinstance(word, str):
-            raise TypeError(f"word must be a str, got {type(word).__name__}")
+        check_str(word, "word")
         self._check_counted()
         grams, context_len = context_rows(self, context, np.array([self.vocab.id(word)]))
         return int(self._lookup_counts(int(context_len[0]) + 1, grams)[0][0])
@@ -177,10 +179,9 @@ class CountedNgramModel(NgramModel):
         by_count = np.argsort(-seen, kind="stable")
         return {token: int(c) for token, c in zip(self.vocab.decode(ids[by_count]), seen[by_count])}
 
-    def _check_count_order(self, order) -> int:
-        if isinstance(order, bool) or not isinstance(order, (int, np.integer)) or not 1 <= order <= self.order:
-            raise ValueError(f"order must be an integer between 1 and {self.order}, got {order!r}")
-        return int(order)
+    def _check_count_order(self, order: object) -> int:
+        """``order`` as an int from 1 to the model's order (:func:`lmcore.checks.check_int`)."""
+        return check_int(order, "order", maximum=self.order, maximum_label=f"the model's order {self.order}")
 
     def ngram_counts(self, order: int) -> dict[tuple[str, ...], int]:
         """Every distinct n-gram of ``order`` seen in training (padding markers included) with its

@@ -26,7 +26,9 @@ from functools import cached_property
 from itertools import chain
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from lmcore.checks import check_int, check_sentences
 from lmcore.text import BOS, BOS_ID, EOS, EOS_ID, Vocabulary
 
 # What other packages use; the rest (NgramIndex, lookup, take, ...) serves this package's models.
@@ -228,7 +230,7 @@ class NgramIndex:
         return ids
 
     @classmethod
-    def from_rows(cls, rows, base: int) -> NgramIndex:
+    def from_rows(cls, rows: Sequence[ArrayLike], base: int) -> NgramIndex:
         """The index of the n-grams ``rows[k - 1]`` ((M_k, k) ids, k = 1..n) and of all their prefixes."""
         rows = [np.asarray(r, dtype=np.int64).reshape(-1, k) for k, r in enumerate(rows, start=1)]
         prefix = [r[:, 0] for r in rows]  # the number of each row's prefix of length j, j = 1 first
@@ -243,7 +245,7 @@ class NgramIndex:
         return cls(base, tuple(nodes))
 
 
-def lookup(sorted_keys: np.ndarray, values: np.ndarray, query: np.ndarray, default=0) -> np.ndarray:
+def lookup(sorted_keys: np.ndarray, values: np.ndarray, query: np.ndarray, default: float = 0) -> np.ndarray:
     """``values`` of the ``query`` keys in ``sorted_keys`` (sorted, distinct), ``default`` for keys not there.
 
     >>> lookup(np.array([3, 7]), np.array([10, 20]), np.array([7, 5, 3])).tolist()
@@ -260,7 +262,7 @@ def lookup(sorted_keys: np.ndarray, values: np.ndarray, query: np.ndarray, defau
     return found
 
 
-def take(values: np.ndarray, numbers: np.ndarray, default=0) -> np.ndarray:
+def take(values: np.ndarray, numbers: np.ndarray, default: float = 0) -> np.ndarray:
     """``values[numbers]``, ``default`` where a number is -1 (unknown): for arrays over history numbers.
 
     >>> take(np.array([10, 20, 30]), np.array([2, -1, 0])).tolist()
@@ -392,7 +394,7 @@ class NgramCounts:
         """Ids of each k-gram key as an (M, order) array: the inverse of the key encoding."""
         return self.index.decode(keys, order)
 
-    def prefix_rows(self, order: int, prefix) -> slice:
+    def prefix_rows(self, order: int, prefix: Sequence[int]) -> slice:
         """The rows of the table of ``order`` whose n-grams start with the ids ``prefix`` (shorter than
         ``order``), consecutive since keys list n-grams in the order of their ids.
 
@@ -432,26 +434,29 @@ class TokenCounts:
     history_types: np.ndarray
 
 
-def flatten_sentences(sentences, name: str) -> tuple[list, np.ndarray]:
-    """All tokens of ``sentences`` (checked: a list of token lists) in one list, and the length of
-    each sentence; errors name the argument ``name``.
+def flatten_sentences(sentences: object, name: str) -> tuple[list, np.ndarray]:
+    """All tokens of ``sentences`` (checked by :func:`lmcore.checks.check_sentences`: a non-empty
+    list of token lists of str) in one list, and the length of each sentence; errors name the
+    argument ``name``, and a bad token the sentence it is in (``sentences[1]``).
 
-    One list lets the vocabulary check and encode every token in a single call,
-    several times faster than one call per sentence.
+    One list lets the vocabulary encode every token in a single call, several times faster
+    than one call per sentence; the tokens are checked here, sentence by sentence, because the
+    vocabulary sees only the one list.
+
+    >>> tokens, lengths = flatten_sentences([["i", "spent"], ["money"]], "sentences")
+    >>> tokens, lengths.tolist()
+    (['i', 'spent', 'money'], [2, 1])
+    >>> flatten_sentences([["i"], ["spent", 3]], "heldout")
+    Traceback (most recent call last):
+    ...
+    TypeError: heldout[1] must contain only str tokens, got int 3
     """
-    if isinstance(sentences, (str, bytes)) or not isinstance(sentences, Sequence):
-        raise TypeError(f"{name} must be a list of token lists, got {type(sentences).__name__}")
-    if len(sentences) == 0:
-        raise ValueError(f"{name} is empty")
-    for sentence in sentences:
-        if type(sentence) not in (list, tuple) and (isinstance(sentence, str) or not isinstance(sentence, Sequence)):
-            kind = type(sentence).__name__
-            raise TypeError(f"{name} must be a list of token lists (split each sentence into tokens), got a {kind}")
+    sentences = check_sentences(sentences, name)
     lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     return list(chain.from_iterable(sentences)), lengths
 
 
-def check_encoded(ids, lengths, vocab: Vocabulary) -> tuple[np.ndarray, np.ndarray]:
+def check_encoded(ids: object, lengths: object, vocab: Vocabulary) -> tuple[np.ndarray, np.ndarray]:
     """``ids`` (every sentence's vocabulary ids in a row) and ``lengths`` (one per sentence) as
     arrays, checked against ``vocab``: ids in range, no ``<s>``/``</s>`` inside."""
     if not isinstance(vocab, Vocabulary):
@@ -473,7 +478,7 @@ def check_encoded(ids, lengths, vocab: Vocabulary) -> tuple[np.ndarray, np.ndarr
     return ids, lengths.astype(np.int64)
 
 
-def check_markers(sentences, ids: np.ndarray, lengths: np.ndarray) -> None:
+def check_markers(sentences: Sequence[Sequence[str]], ids: np.ndarray, lengths: np.ndarray) -> None:
     """Refuse ``<s>`` or ``</s>`` inside ``sentences`` (encoded as ``ids``): lmcore adds them."""
     markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
     if markers.size:
@@ -488,10 +493,14 @@ def check_markers(sentences, ids: np.ndarray, lengths: np.ndarray) -> None:
         )
 
 
-def check_order(order) -> int:
-    """``order`` as an int, checked: an integer >= 1 (a bool is refused)."""
-    if isinstance(order, bool) or not isinstance(order, (int, np.integer)):
-        raise TypeError(f"order must be an integer, got {type(order).__name__}")
-    if order < 1:
-        raise ValueError(f"order must be >= 1, got {order}")
-    return int(order)
+def check_order(order: object) -> int:
+    """``order`` as an int, checked by :func:`lmcore.checks.check_int`: an int >= 1 (a bool is refused).
+
+    >>> check_order(3)
+    3
+    >>> check_order(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: order must be at least 1, got 0
+    """
+    return check_int(order, "order")

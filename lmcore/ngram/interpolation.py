@@ -23,9 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from lmcore.info import perplexity_from_logprobs
-from lmcore.lm import NotFittedError
+from lmcore.lm import NotFittedError, Sentences
 from lmcore.ngram.arpa_writer import BackoffModel
 from lmcore.ngram.counted import CountedNgramModel
 from lmcore.ngram.counting import check_order
@@ -41,7 +42,7 @@ __all__ = [
 LAMBDA_SUM_TOLERANCE = 1e-6  # slider values such as 0.33/0.33/0.34 pass, a forgotten weight does not
 
 
-def check_lambdas(lambdas, n_orders: int) -> np.ndarray:
+def check_lambdas(lambdas: object, n_orders: int) -> np.ndarray:
     """``lambdas`` as a float array, checked: ``n_orders`` finite, non-negative weights summing to 1."""
     if isinstance(lambdas, (str, bytes)) or not hasattr(lambdas, "__len__"):
         raise TypeError(f"lambdas must be a sequence of {n_orders} numbers, got {type(lambdas).__name__}")
@@ -61,7 +62,7 @@ def check_lambdas(lambdas, n_orders: int) -> np.ndarray:
     return weights
 
 
-def check_order_probs(order_probs, name: str = "order_probs") -> np.ndarray:
+def check_order_probs(order_probs: object, name: str = "order_probs") -> np.ndarray:
     """``order_probs`` as a float array, checked: shape (tokens, orders), both >= 1, every
     value a probability in [0, 1]; errors name the argument ``name``.
 
@@ -79,7 +80,7 @@ def check_order_probs(order_probs, name: str = "order_probs") -> np.ndarray:
     return probs
 
 
-def interpolated_probs(order_probs, lambdas) -> np.ndarray:
+def interpolated_probs(order_probs: ArrayLike, lambdas: ArrayLike) -> np.ndarray:
     """Linear interpolation of per-order probabilities: ``P(t) = Σ_i λ_i P_i(t)``.
 
     ``order_probs`` has one row per token and one column per order (lowest first).
@@ -95,7 +96,7 @@ def interpolated_probs(order_probs, lambdas) -> np.ndarray:
     return probs @ check_lambdas(lambdas, probs.shape[1])
 
 
-def interpolated_perplexity(order_probs, lambdas) -> float:
+def interpolated_perplexity(order_probs: ArrayLike, lambdas: ArrayLike) -> float:
     """Perplexity of the interpolated model from its per-order probabilities:
     ``exp(-(1/N) Σ_t ln Σ_i λ_i P_i(t))``.
 
@@ -134,7 +135,7 @@ class EMTrace:
     n_skipped: int
 
 
-def fit_interpolation_weights(order_probs, tolerance: float = 0.001, max_iterations: int = 1000) -> EMTrace:
+def fit_interpolation_weights(order_probs: ArrayLike, tolerance: float = 0.001, max_iterations: int = 1000) -> EMTrace:
     """Interpolation weights maximising held-out likelihood, by EM (SRILM compute-best-mix).
 
     Starting from uniform weights, each iteration sets
@@ -261,7 +262,7 @@ class Interpolated(CountedNgramModel, BackoffModel):
         return self._lambdas
 
     @lambdas.setter
-    def lambdas(self, value) -> None:
+    def lambdas(self, value: ArrayLike | None) -> None:
         self._lambdas = None if value is None else check_lambdas(value, self.order)
 
     @property
@@ -270,7 +271,7 @@ class Interpolated(CountedNgramModel, BackoffModel):
         first, *rest = self.components
         return (type(first) is AddK and first.k == 1.0 and all(type(c) is MLE for c in rest))
 
-    def fit_encoded(self, ids, lengths, vocab: Vocabulary):
+    def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary) -> CountedNgramModel:
         super().fit_encoded(ids, lengths, vocab)
         for component in self.components:
             if type(component) in (MLE, AddK):  # a formula of the counts: these counts serve
@@ -293,7 +294,7 @@ class Interpolated(CountedNgramModel, BackoffModel):
         probs[~self._is_outcome[grams[:, -1]]] = 0.0
         return probs
 
-    def order_probs(self, sentences) -> np.ndarray:
+    def order_probs(self, sentences: Sentences) -> np.ndarray:
         """(N tokens x order) array: P_i of every predicted token of ``sentences`` under each order i.
 
         Rows follow :meth:`token_logprobs`; unknown words are scored as ``<unk>``.
@@ -306,7 +307,7 @@ class Interpolated(CountedNgramModel, BackoffModel):
             raise NotFittedError("lambdas are not set: pass lambdas= or call fit_lambdas(heldout)")
         return interpolated_probs(self._order_probs(grams, context_len), self._lambdas)
 
-    def fit_lambdas(self, heldout, tolerance: float = 0.001, max_iterations: int = 1000) -> EMTrace:
+    def fit_lambdas(self, heldout: Sentences, tolerance: float = 0.001, max_iterations: int = 1000) -> EMTrace:
         """Learn λ by EM on held-out sentences (see :func:`fit_interpolation_weights`).
 
         Sets :attr:`lambdas` and ``em_trace_`` and returns the trace (iterations, held-out

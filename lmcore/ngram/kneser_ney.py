@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from lmcore.ngram.arpa_writer import BackoffModel
 from lmcore.ngram.counted import CountedNgramModel
@@ -37,7 +38,7 @@ def _closed_form_discounts(count_of_counts) -> tuple[np.ndarray | None, str]:
     return discounts, ""
 
 
-def kneser_ney_discounts(count_of_counts) -> np.ndarray:
+def kneser_ney_discounts(count_of_counts: ArrayLike) -> np.ndarray:
     """Modified Kneser-Ney discounts ``(D1, D2, D3+)`` from count-of-counts (Chen and Goodman, eq. 26).
 
         Y = t1 / (t1 + 2 t2),   D(j) = j - (j + 1) Y t(j+1) / t(j),   j = 1, 2, 3
@@ -137,7 +138,7 @@ class KneserNey(CountedNgramModel, BackoffModel):
     ``</s>``: 2 (after b and after c), so γ_1 = (0.5 · 3 + 1 · 1) / 5 = 0.5, |V| = 5.
     """
 
-    def __init__(self, order: int, discounts=None, *, fallback=FALLBACK_DISCOUNTS,
+    def __init__(self, order: int, discounts: ArrayLike | None = None, *, fallback: ArrayLike = FALLBACK_DISCOUNTS,
                  convention: Convention | str = "standard"):
         super().__init__(order, convention=convention)
         self._given_discounts = None if discounts is None else _check_discounts(discounts, self.order, "discounts")
@@ -147,7 +148,7 @@ class KneserNey(CountedNgramModel, BackoffModel):
         self.fallback_orders_: tuple[int, ...] = ()
         self._levels: tuple[_KneserNeyLevel, ...] = ()
 
-    def fit_encoded(self, ids, lengths, vocab: Vocabulary):
+    def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary) -> CountedNgramModel:
         """Count as :meth:`NgramModel.fit_encoded`, then adjust the counts and estimate the discounts
         (:meth:`fit`, on sentences of str tokens, comes here too)."""
         super().fit_encoded(ids, lengths, vocab)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lmcore.lm import LanguageModel, TokenScores
+from lmcore.lm import LanguageModel, Sentences, TokenScores
 from lmcore.ngram.counting import FramedTokens, check_markers, check_order, flatten_sentences, frame_sentences
 from lmcore.text import EOS_ID, UNK_ID
 
@@ -72,7 +72,7 @@ CONVENTIONS = {
 }
 
 
-def resolve_convention(convention) -> Convention:
+def resolve_convention(convention: Convention | str) -> Convention:
     if isinstance(convention, Convention):
         for name in ("start_padding", "end_markers"):
             value = getattr(convention, name)
@@ -147,7 +147,7 @@ class NgramModel(LanguageModel):
 
     # -- scoring and sampling
 
-    def score_tokens(self, sentences) -> TokenScores:
+    def score_tokens(self, sentences: Sentences) -> TokenScores:
         """Log-probability of every predicted token of ``sentences`` under the model's convention."""
         targets = self._targets(sentences)
         with np.errstate(divide="ignore"):

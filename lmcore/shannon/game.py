@@ -190,7 +190,7 @@ def predict(model: LanguageModel, context: Sequence[str], token: str, n_guesses:
 # --- checking a player's input ----------------------------------------------------------------
 
 
-def check_guess(guess, unit: str = "word") -> str:
+def check_guess(guess: object, unit: str = "word") -> str:
     """A player's guess, normalised (NFKC, lower case, outer spaces dropped), or a ``ValueError``
     that says what is wrong: empty, more than one word (or character), punctuation.
 
@@ -239,7 +239,7 @@ def check_guess(guess, unit: str = "word") -> str:
     return text
 
 
-def check_models(models) -> dict[str, LanguageModel]:
+def check_models(models: object) -> dict[str, LanguageModel]:
     """``models`` (a mapping name -> fitted n-gram model) as a dict, checked.
 
     >>> check_models({})
@@ -254,7 +254,7 @@ def check_models(models) -> dict[str, LanguageModel]:
     return {str(name): check_language_model(model, f"models[{name!r}]") for name, model in models.items()}
 
 
-def check_sentence(sentence, models) -> tuple[str, ...]:
+def check_sentence(sentence: object, models: Mapping[str, LanguageModel]) -> tuple[str, ...]:
     """``sentence`` (a list of str tokens) as a tuple, checked against ``models``: no markers, and at
     least as many tokens as the largest model order, so that the largest model uses a context of
     real tokens at least once.
@@ -306,7 +306,8 @@ class Step:
     model_bits: tuple[float, ...]
 
 
-def play_step(sentence: Sequence[str], position: int, guess: str | None, models, previous: Step | None = None,
+def play_step(sentence: Sequence[str], position: int, guess: str | None, models: Mapping[str, LanguageModel],
+              previous: Step | None = None,
               *, n_guesses: int = 10, unit: str = "word") -> Step:
     """Play token ``position`` of ``sentence``: the player's ``guess`` (or ``None``) against ``models``.
 
@@ -349,8 +350,8 @@ def play_step(sentence: Sequence[str], position: int, guess: str | None, models,
     )
 
 
-def play(sentence: Sequence[str], guesses: Sequence[str | None], models, *, n_guesses: int = 10,
-         unit: str = "word") -> tuple[Step, ...]:
+def play(sentence: Sequence[str], guesses: Sequence[str | None], models: Mapping[str, LanguageModel], *,
+         n_guesses: int = 10, unit: str = "word") -> tuple[Step, ...]:
     """Play the Shannon game on ``sentence``: one :class:`Step` per entry of ``guesses``.
 
     ``guesses[i]`` is the player's guess for token i, or ``None`` to let the models play it;

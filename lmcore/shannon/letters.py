@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from lmcore.lm import LanguageModel, check_language_model
 from lmcore.ngram import KneserNey
@@ -58,7 +59,7 @@ SHANNON_1951 = {"F0": 4.76, "F1": 4.03, "F2": 3.32, "F3": 3.1, "long context": (
 _SPACE_RUNS = re.compile(" +")
 
 
-def to_letters(text) -> str:
+def to_letters(text: str) -> str:
     """``text`` in the 27 symbols of the letter game: lower case a-z and single spaces.
 
     Letters are lower-cased (accents dropped), apostrophes removed (``don't`` -> ``dont``),
@@ -125,7 +126,7 @@ def guess_counts(sentence: str, guesses: Sequence[str]) -> np.ndarray:
     return counts
 
 
-def guess_frequencies(counts, n_symbols: int = len(LETTERS)) -> np.ndarray:
+def guess_frequencies(counts: ArrayLike, n_symbols: int = len(LETTERS)) -> np.ndarray:
     """q_1 .. q_n: the fraction of symbols that took exactly i guesses (index 0 is q_1).
 
     >>> guess_frequencies([1, 1, 2, 1], n_symbols=3).tolist()
@@ -146,7 +147,7 @@ def guess_frequencies(counts, n_symbols: int = len(LETTERS)) -> np.ndarray:
     return np.bincount(counts.astype(np.int64), minlength=n_symbols + 1)[1:] / counts.size
 
 
-def shannon_bounds(frequencies) -> tuple[float, float]:
+def shannon_bounds(frequencies: ArrayLike) -> tuple[float, float]:
     """Shannon's (1951) lower and upper bounds, in bits per symbol, from guess-count frequencies.
 
         lower = Σ_i i (q_i - q_{i+1}) log2 i   (q beyond the last given is 0)

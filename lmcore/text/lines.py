@@ -30,6 +30,7 @@ import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from itertools import chain, islice
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -154,8 +155,8 @@ def _read(source, tokenizer: Callable | None) -> tuple[np.ndarray, np.ndarray, l
     return np.concatenate(ids), np.concatenate(lengths), types
 
 
-def encode_lines(source, vocab: Vocabulary | None = None, min_count: int = 1,
-                 tokenizer: Callable[[str], list[str]] | None = None) -> EncodedLines:
+def encode_lines(source: str | Path | Iterable[str] | Iterable[bytes], vocab: Vocabulary | None = None,
+                 min_count: int = 1, tokenizer: Callable[[str], list[str]] | None = None) -> EncodedLines:
     """The lines of ``source`` (a file name, or any iterable of str or bytes lines) as vocabulary ids,
     one sentence a line, read in chunks: no list of str tokens is ever held (see the module's docstring).
 
@@ -188,7 +189,8 @@ def encode_lines(source, vocab: Vocabulary | None = None, min_count: int = 1,
     return EncodedLines(ids, lengths, vocab)
 
 
-def read_sentences(source, tokenizer: Callable[[str], list[str]] | None = None) -> list[list[str]]:
+def read_sentences(source: str | Path | Iterable[str] | Iterable[bytes],
+                   tokenizer: Callable[[str], list[str]] | None = None) -> list[list[str]]:
     """The lines of ``source`` (a file name, or any iterable of lines) as token lists, one sentence a
     line, split as :func:`encode_lines` splits them: for a test set, which ``evaluate`` takes as lists."""
     sentences = []

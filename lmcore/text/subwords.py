@@ -82,7 +82,7 @@ class BPE:
         """The merges in the order they were learned (the most frequent pair first)."""
         return [tuple(pair) for pair in json.loads(self.tokenizer.to_str())["model"]["merges"]]
 
-    def encode(self, sentences) -> list[list[str]]:
+    def encode(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
         """Each sentence (a list of tokens, joined by the separator) as a list of BPE pieces.
 
         Introduced in notebooks/07_neural_models.ipynb, section "Perplexity depends on the unit".
@@ -99,7 +99,7 @@ class BPE:
                                for piece, (a, b) in zip(encoding.tokens, encoding.offsets)]
         return pieces
 
-    def save(self, path) -> None:
+    def save(self, path: str | Path) -> None:
         """Write the tokenizer as ``tokenizers``' JSON (:func:`load_bpe` reads it back)."""
         self.tokenizer.save(str(path), pretty=False)
 
@@ -109,7 +109,7 @@ class BPE:
         return text.replace(METASPACE, " ").removeprefix(" ") if self.separator == " " else text
 
 
-def train_bpe(sentences, vocab_size: int, separator: str = " ") -> BPE:
+def train_bpe(sentences: Sequence[Sequence[str]], vocab_size: int, separator: str = " ") -> BPE:
     """Learn a BPE vocabulary of ``vocab_size`` units from ``sentences`` (lists of tokens).
 
     ``separator=" "``: English, words marked by ``▁`` and never merged across; ``""``:
@@ -135,7 +135,7 @@ def train_bpe(sentences, vocab_size: int, separator: str = " ") -> BPE:
     return BPE(tokenizer, separator)
 
 
-def load_bpe(path) -> BPE:
+def load_bpe(path: str | Path) -> BPE:
     """A tokenizer :meth:`BPE.save` wrote; English (``▁`` before each word) if it splits at spaces, else Chinese."""
     tokenizer = tokenizers.Tokenizer.from_file(str(path))
     return BPE(tokenizer, " " if tokenizer.pre_tokenizer is not None else "")

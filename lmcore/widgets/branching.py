@@ -22,6 +22,7 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import matplotlib.transforms as mtransforms
 import numpy as np
+from matplotlib.figure import Figure
 
 from lmcore import info, plots
 from lmcore.checks import check_int, check_number
@@ -115,7 +116,7 @@ def _show_outcomes(ax, k: int) -> None:
     ax.set_xticks([t - 1 for t in ticks], [str(t) for t in ticks], rotation=0, ha="center")
 
 
-def branching_figure(report: BranchingReport):
+def branching_figure(report: BranchingReport) -> Figure:
     """Bars of the report's distribution, outcome 1 first, labelled in the course's language. The caller closes it.
 
     >>> fig = branching_figure(branching_factor(30, 0.5)); [t.get_text() for t in fig.axes[0].get_xticklabels()][:3]

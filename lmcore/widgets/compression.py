@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 from matplotlib.patches import Polygon, Rectangle
 
 from lmcore.checks import check_number
@@ -85,7 +86,7 @@ def compression_report(message: str, p_a: float) -> CompressionReport:
     return CompressionReport(message, p_a, narrow_interval(message, {"A": p_a, "B": 1 - p_a}))
 
 
-def narrowing_figure(report: CompressionReport, width: float = 6.4):
+def narrowing_figure(report: CompressionReport, width: float = 6.4) -> Figure:
     """One row per step: the current interval stretched to full width, split into the shares of A and
     B, the chosen share joined to the next row; the last row marks the code word's interval.
     The caller closes it.

@@ -28,7 +28,9 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import matplotlib.transforms as mtransforms
 import numpy as np
+from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
+from numpy.typing import ArrayLike
 
 from lmcore import plots
 from lmcore.checks import check_int
@@ -61,7 +63,8 @@ class WindowReport:
     passes: np.ndarray
 
 
-def window_report(table, positions, n_characters: int, window: int, stride: int) -> WindowReport:
+def window_report(table: ArrayLike, positions: ArrayLike | None, n_characters: int, window: int,
+                  stride: int) -> WindowReport:
     """Score a precomputed (k + 1) x N table with windows of ``window`` tokens and ``stride``
     (:func:`lmcore.evaluate.windowed_score`), per token and per character (``n_characters``
     from :func:`lmcore.evaluate.count_characters`), with the curve over all strides of this window.
@@ -115,7 +118,7 @@ MAX_PLOT_WINDOW_FLOOR = 8
 MAX_TICKS = 12  # at most this many perplexity ticks (MaxNLocator(5) gives up to 7)
 
 
-def window_figure(report: WindowReport, max_window: int | None = None):
+def window_figure(report: WindowReport, max_window: int | None = None) -> Figure:
     """Perplexity per token (top) and forward passes (bottom, log scale) against the stride, for
     this window; the current stride marked, the no-window perplexity dashed. The caller closes it."""
     max_window = max(max_window or report.window, MAX_PLOT_WINDOW_FLOOR)
@@ -160,8 +163,8 @@ class ContextWindowExplorer(Explorer):
     (``tests/unit/test_widgets_context_window.py`` moves its sliders as a student would.)
     """
 
-    def __init__(self, table, positions, n_characters: int, window: int = 16, stride: int | None = None,
-                 max_window: int = 40):
+    def __init__(self, table: ArrayLike, positions: ArrayLike | None, n_characters: int, window: int = 16,
+                 stride: int | None = None, max_window: int = 40):
         stride = window if stride is None else stride
         start = window_report(table, positions, n_characters, window, stride)  # checks the arguments
         check_int(window, "window", maximum=max_window, maximum_label=f"max_window={max_window}")

@@ -136,7 +136,8 @@ def _notes(impossible: Sequence[str], kl: float) -> list[tuple[str, dict]]:
     return []
 
 
-def cross_entropy_report(p_weights, m_weights, labels: Sequence[str] | None = None) -> CrossEntropyReport:
+def cross_entropy_report(p_weights: Sequence[float] | np.ndarray, m_weights: Sequence[float] | np.ndarray,
+                         labels: Sequence[str] | None = None) -> CrossEntropyReport:
     """H(p), H(p, m) and KL(p‖m) of two weight vectors, each divided by its sum.
 
         H(p, m) = −Σ_x p(x) log2 m(x),   KL(p‖m) = Σ_x p(x) log2 (p(x) / m(x)) = H(p, m) − H(p)

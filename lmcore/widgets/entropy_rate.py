@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
 
 from lmcore import info, plots
 from lmcore.checks import check_int, check_number
@@ -51,7 +52,7 @@ _FROZEN_CHAIN = translatable("P(a → b) = P(b → a) = 0: the chain never leave
 # --- pure part -----------------------------------------------------------------------------
 
 
-def two_state_sample(chain: MarkovSource, n: int, seed=None) -> np.ndarray:
+def two_state_sample(chain: MarkovSource, n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
     """The sample ``chain.sample(n, seed)`` of a two-state chain, drawn without a Python loop.
 
     The chain's sampler compares one uniform number ``u`` per step with the current row's
@@ -88,7 +89,7 @@ def two_state_sample(chain: MarkovSource, n: int, seed=None) -> np.ndarray:
     return states
 
 
-def entropy_rate_source(kind: str, first: float, second: float):
+def entropy_rate_source(kind: str, first: float, second: float) -> MarkovSource | MixtureSource:
     """The source the explorer samples: a two-state :class:`~lmcore.info.MarkovSource` with
     ``P(a → b) = first`` and ``P(b → a) = second``, or a :class:`~lmcore.info.MixtureSource`
     picking, with probability 1/2 each, a coin showing b with probability ``first`` or ``second``.
@@ -197,7 +198,7 @@ def entropy_rate_html(report: EntropyRateReport) -> str:
     return f'<div style="line-height: 1.4"><ul>{items}</ul>{table_html(columns, rows)}</div>'
 
 
-def entropy_rate_figure(report: EntropyRateReport):
+def entropy_rate_figure(report: EntropyRateReport) -> Figure:
     """The running rates against the length ``n`` (log axis), with the exact rate H as a dashed
     line (and each coin's rate, dotted, for a mixture). Lines for :data:`MAX_SAMPLES` samples
     exist; those beyond the report's samples are empty. The caller closes it."""

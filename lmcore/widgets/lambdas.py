@@ -23,17 +23,22 @@ from __future__ import annotations
 import functools
 import html
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
+from numpy.typing import ArrayLike
 
 from lmcore import plots
 from lmcore.checks import check_number
 from lmcore.i18n import Message, localised, tr, translatable
+from lmcore.lm import Sentences
 from lmcore.ngram import (
     EMTrace,
+    Interpolated,
     check_order_probs,
     fit_interpolation_weights,
     interpolated_perplexity,
@@ -81,7 +86,8 @@ class LambdaReport:
         return None if self.reason is None else f"{INFINITY} — {self.reason}"
 
 
-def lambda_report(order_probs, lambdas, data_name: str = translatable("held-out")) -> LambdaReport:
+def lambda_report(order_probs: ArrayLike, lambdas: Sequence[float] | np.ndarray,
+                  data_name: str = translatable("held-out")) -> LambdaReport:
     """Perplexity of ``Σ_i λ_i p_i(token)`` over tokens, from per-order probabilities.
 
     ``order_probs`` has shape ``(n_tokens, order)`` (column ``i`` is order ``i + 1``'s
@@ -149,7 +155,7 @@ def _check_three_orders(order_probs, name: str) -> np.ndarray:
     return probs
 
 
-def perplexity_grid(order_probs, step: float = 0.02, chunk_size: int = 4096) -> LambdaGrid:
+def perplexity_grid(order_probs: ArrayLike, step: float = 0.02, chunk_size: int = 4096) -> LambdaGrid:
     """:func:`lambda_report`'s perplexity at every grid point of the λ triangle, all at once.
 
     Made for a picture: identical rows of ``order_probs`` (frequent n-grams) are
@@ -284,8 +290,9 @@ class LambdaExplorer(Explorer):
     ((0.2, 0.3, 0.5), True)
     """
 
-    def __init__(self, heldout_order_probs, test_order_probs=None, em_lambdas=None, *,
-                 initial_lambdas=None, grid_step: float = 0.02, slider_step: float = 0.01):
+    def __init__(self, heldout_order_probs: ArrayLike, test_order_probs: ArrayLike | None = None,
+                 em_lambdas: Sequence[float] | np.ndarray | None = None, *,
+                 initial_lambdas: Sequence[float] | None = None, grid_step: float = 0.02, slider_step: float = 0.01):
         self.heldout = _check_three_orders(heldout_order_probs, "heldout_order_probs")
         self.test = None if test_order_probs is None else _check_three_orders(test_order_probs, "test_order_probs")
         # EM on the held-out arrays is what model.fit_lambdas(heldout) does; it takes milliseconds.
@@ -355,7 +362,8 @@ class LambdaExplorer(Explorer):
         self._update()
 
     @classmethod
-    def from_model(cls, model, heldout, test=None, em_lambdas=None, **kwargs) -> LambdaExplorer:
+    def from_model(cls, model: Interpolated, heldout: Sentences, test: Sentences | None = None,
+                   em_lambdas: Sequence[float] | np.ndarray | None = None, **kwargs: Any) -> LambdaExplorer:
         """An explorer for a fitted ``lmcore.ngram.Interpolated(3)`` model and held-out
         (and test) sentences. The model is not changed: EM runs on the explorer's copy
         of the held-out probabilities, as ``model.fit_lambdas(heldout)`` would.

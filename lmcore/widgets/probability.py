@@ -27,6 +27,7 @@ from fractions import Fraction
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
 
 from lmcore import info, plots
 from lmcore.checks import check_distribution, check_weights
@@ -117,7 +118,9 @@ class DistributionReport:
     notes: tuple[str, ...]
 
 
-def explore_distribution(p, m=None, labels: Sequence[str] | None = None) -> DistributionReport:
+def explore_distribution(p: Sequence[float] | np.ndarray | Mapping[str, float],
+                         m: Sequence[float] | np.ndarray | Mapping[str, float] | None = None,
+                         labels: Sequence[str] | None = None) -> DistributionReport:
     """Entropy, perplexity, Huffman code of ``p``; cross-entropy and KL against a model ``m``.
 
     ``p`` and ``m`` are probabilities (summing to 1) as sequences, or dicts whose
@@ -180,7 +183,9 @@ def _normalise(weights, name: str) -> np.ndarray:
     return weights / total
 
 
-def distribution_from_weights(p_weights, m_weights=None, labels: Sequence[str] | None = None) -> DistributionReport:
+def distribution_from_weights(p_weights: Sequence[float] | np.ndarray,
+                              m_weights: Sequence[float] | np.ndarray | None = None,
+                              labels: Sequence[str] | None = None) -> DistributionReport:
     """:func:`explore_distribution` of weights divided by their sum (the sliders' state).
 
     A model whose weights are all 0 is left out, with a note, rather than failing.
@@ -240,14 +245,14 @@ def distribution_html(report: DistributionReport, show_code: bool = False) -> st
     return f"{table}<ul>{''.join(f'<li>{line}</li>' for line in lines)}</ul>{notes_html(report.notes)}"
 
 
-def distribution_figure(report: DistributionReport):
+def distribution_figure(report: DistributionReport) -> Figure:
     """Bars of p, and of the model m beside them if there is one, labelled in the course's
     language. The caller closes it."""
     return plots.bar_distribution(report.p, [localised(label) for label in report.labels], report.m,
                                   figsize=(4.6, 3.0))
 
 
-def render_distribution(report: DistributionReport, show_code: bool = False):
+def render_distribution(report: DistributionReport, show_code: bool = False) -> tuple[str, Figure]:
     """``(html, figure)`` for a report: :func:`distribution_html` and :func:`distribution_figure`.
 
     >>> page, fig = render_distribution(explore_distribution([0.25, 0.75])); plt.close(fig)

@@ -222,7 +222,8 @@ def test_the_readme_module_table_shows_the_packages_on_their_floors_with_their_m
             listed = set(re.findall(r"`(\w+)`", modules))
             if "..." in modules:  # chapter01 ... chapter07
                 listed |= {name for name in inside if name.startswith("chapter")}
-            assert listed == inside, f"lmcore.{package}: the README lists {sorted(listed)}, the package holds {sorted(inside)}"
+            assert listed == inside, (f"lmcore.{package}: the README lists {sorted(listed)}, "
+                                      f"the package holds {sorted(inside)}")
 
 
 BACK_LINK = re.compile(r'Introduced in (notebooks/[\w/]+\.ipynb), section "([^"]+)"')
@@ -244,3 +245,64 @@ def test_back_links_name_a_chapter_and_section_that_exist():
     broken = [f"{name}: {notebook}, {section!r}" for name, notebook, section in links
               if not (PACKAGE.parent / notebook).exists() or section not in headings(PACKAGE.parent / notebook)]
     assert not broken, "back-links to a missing chapter or section:\n" + "\n".join(broken)
+
+
+PUBLIC_DUNDERS = ("__init__", "__call__")  # public although their names start with "_"
+
+
+def public_functions(tree: ast.Module) -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """``(qualified name, node)`` of every public function of a module: module-level functions and
+    methods of public classes (nested public classes too), named without a leading "_" or in
+    :data:`PUBLIC_DUNDERS`; also those defined under a module- or class-level ``if``/``try``."""
+    found = []
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                if not node.name.startswith("_"):
+                    visit(node.body, f"{prefix}{node.name}.")
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if not node.name.startswith("_") or node.name in PUBLIC_DUNDERS:
+                    found.append((prefix + node.name, node))
+            elif isinstance(node, ast.If):
+                visit(node.body + node.orelse, prefix)
+            elif isinstance(node, ast.Try):
+                visit(node.body + [s for h in node.handlers for s in h.body] + node.orelse + node.finalbody, prefix)
+
+    visit(tree.body, "")
+    return found
+
+
+def missing_annotations(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The parameters of ``node`` without an annotation (``self`` and ``cls`` exempt; ``*args`` and
+    ``**kwargs`` by their names), and ``return`` if it has no return annotation (``__init__`` exempt)."""
+    arguments = node.args
+    parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                  *([arguments.vararg] if arguments.vararg else []), *([arguments.kwarg] if arguments.kwarg else [])]
+    missing = [p.arg for p in parameters if p.annotation is None and p.arg not in ("self", "cls")]
+    if node.returns is None and node.name != "__init__":
+        missing.append("return")
+    return missing
+
+
+def test_missing_annotations_sees_every_kind_of_parameter():
+    tree = ast.parse("def f(a, /, b: int, *args, c, **kwargs): pass\n"
+                     "class A:\n    def __init__(self, x): pass\n    def g(self) -> None: pass\n"
+                     "    def _h(self, y): pass\n    class B:\n        def __call__(self, z): pass\n"
+                     "class _C:\n    def k(self, w): pass\n")
+    found = {name: missing_annotations(node) for name, node in public_functions(tree)}
+    assert found == {"f": ["a", "c", "args", "kwargs", "return"], "A.__init__": ["x"], "A.g": [],
+                     "A.B.__call__": ["z", "return"]}
+
+
+def test_every_public_function_and_method_is_annotated():
+    """Every public function and method of lmcore annotates each parameter and its return (not
+    ``__init__``'s): the signature tells a student what to pass, in the editor as in the docs."""
+    unannotated = []
+    for path in MODULES.values():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for name, node in public_functions(tree):
+            if missing := missing_annotations(node):
+                where = path.relative_to(PACKAGE.parent).as_posix()
+                unannotated.append(f"{where}:{node.lineno} {name} [{', '.join(missing)}]")
+    assert not unannotated, f"{len(unannotated)} public functions lack annotations:\n" + "\n".join(unannotated)
