@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lmcore.checks import check_str, check_tokens
 from lmcore.text import BOS_ID, Vocabulary
 
 __all__ = ["Sentences", "NotFittedError", "TokenScores", "LanguageModel", "context_rows", "check_language_model"]
@@ -127,8 +128,7 @@ class LanguageModel(abc.ABC):
         ``context`` is a list of str tokens, at most :attr:`context_length` of them (pass
         ``"<s>"`` explicitly for a sentence start).
         """
-        if not isinstance(word, str):
-            raise TypeError(f"word must be a str, got {type(word).__name__}")
+        check_str(word, "word")
         self.check_fitted()
         grams, context_len = context_rows(self, context, np.array([self.vocab.id(word)]))
         return float(self.outcome_probs(grams, context_len)[0])
@@ -177,11 +177,7 @@ def context_rows(model: LanguageModel, context: Sequence[str], targets: np.ndarr
     whose ``keeps_last_tokens`` is true (a window that slides along the text).
     """
     model.check_fitted()
-    if isinstance(context, str) or not isinstance(context, Sequence):
-        raise TypeError(f"{name} must be a sequence of tokens (e.g. a list of str), got {type(context).__name__}")
-    for token in context:
-        if not isinstance(token, str):
-            raise TypeError(f"{name} must contain only str tokens, got {type(token).__name__} {token!r}")
+    check_tokens(context, name)
     width = model.context_length
     if len(context) > width:
         if not model.keeps_last_tokens:

@@ -12,6 +12,7 @@ import numbers
 from dataclasses import dataclass, field
 
 from lmcore import __version__
+from lmcore.checks import check_int
 
 __all__ = ["SMOOTHING_DEFAULTS", "TOKENIZERS", "BleuSignature", "check_max_order", "check_flag"]
 
@@ -143,11 +144,7 @@ class BleuSignature:
 
     def __post_init__(self):
         if self.nrefs != "var":
-            if isinstance(self.nrefs, bool) or not isinstance(self.nrefs, numbers.Integral):
-                raise TypeError(f"nrefs must be an int >= 1 or 'var', got {self.nrefs!r}")
-            if self.nrefs < 1:
-                raise ValueError(f"nrefs must be >= 1 or 'var', got {self.nrefs}")
-            object.__setattr__(self, "nrefs", int(self.nrefs))
+            object.__setattr__(self, "nrefs", check_int(self.nrefs, "nrefs"))
         checked = _check_settings(tokenize=self.tokenize, lowercase=self.lowercase, smooth_method=self.smooth_method,
                                   smooth_value=self.smooth_value, effective_order=self.effective_order,
                                   max_order=self.max_order, weights=self.weights, nltk_totals=self.nltk_totals,

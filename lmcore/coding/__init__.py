@@ -1,6 +1,7 @@
 """Compression is prediction: arithmetic (range) coding driven by a language model.
 
-- ``coder``: interval narrowing by hand, ``encode``/``decode`` with a model, sizes against gzip, bz2, xz.
+- ``interval``: arithmetic coding by hand, exactly, on a short message (``narrow_interval``).
+- ``coder``: ``encode``/``decode`` with any model and a speller for unknown words, sizes against gzip, bz2, xz.
 - ``levels``: a model's next-token probabilities as the rows a coder needs, level by level.
 """
 
@@ -9,21 +10,15 @@ from __future__ import annotations
 from lmcore.coding.coder import (
     CodedText,
     Coder,
-    Narrowing,
     compressed_sizes,
     decode,
     encode,
     fit_speller,
     join_text,
-    narrow_interval,
     surprisal_bits,
 )
-from lmcore.coding.levels import (
-    CODE_POINTS,
-    METHODS,
-    Predictor,
-    check_coding_model,
-)
+from lmcore.coding.interval import Narrowing, narrow_interval
+from lmcore.coding.levels import CODE_POINTS, METHODS, Predictor, check_coding_model
 
 __all__ = [
     "Narrowing", "narrow_interval", "CodedText", "fit_speller", "Coder", "encode", "decode", "surprisal_bits",

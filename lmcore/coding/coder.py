@@ -3,8 +3,8 @@
 An arithmetic coder turns a sequence of predictions into bits: each symbol narrows an
 interval of [0, 1) to the share its probability gives it, and the message is sent as a
 binary fraction inside the final interval. The code length is within two bits of the
-message's surprisal, ``-log2 P(message)`` (:func:`narrow_interval` shows it on a short
-message). With a language model as the predictor, the coded size of a test text is its
+message's surprisal, ``-log2 P(message)`` (``interval`` shows it on a short message). With a
+language model as the predictor, the coded size of a test text is its
 cross-entropy times its length: a model that predicts better compresses better.
 
 :func:`encode` codes tokenized sentences with the range coder of the ``constriction``
@@ -18,7 +18,7 @@ Lossless on real text: a word the model's vocabulary lacks is coded as ``<unk>``
 point, a uniform choice among 0x110000. So every test text is coded exactly, never as
 ``<unk>``.
 
-How a token is coded: :mod:`lmcore.coding` (the model's probabilities as rows).
+How a token is coded: ``levels`` (the model's probabilities as rows).
 
 Format of the bytes: the number of sentences as a LEB128 varint, then the coder's 32-bit
 words, little-endian. Each sentence ends with the model's ``</s>``.
@@ -38,105 +38,20 @@ import bz2
 import gzip
 import lzma
 import math
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
+from lmcore.checks import check_sentences, check_str
 from lmcore.coding.levels import CODE_POINTS, METHODS, Predictor, check_coding_model
 from lmcore.lm import LanguageModel, Sentences
 from lmcore.ngram import KneserNey, flatten_sentences
 from lmcore.text import EOS_ID, UNK_ID, Vocabulary
 
 __all__ = [
-    "Narrowing", "narrow_interval", "CodedText", "fit_speller", "Coder", "encode", "decode",
+    "CodedText", "fit_speller", "Coder", "encode", "decode",
     "surprisal_bits", "join_text", "compressed_sizes",
 ]
-
-# --- the idea, exactly, on a short message ----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Narrowing:
-    """The intervals of arithmetic coding for a short message (:func:`narrow_interval`).
-
-    ``lows[i]``, ``highs[i]``: the interval after ``i`` symbols (``[0, 1)`` first);
-    ``probabilities[i]``: the probability of symbol ``i``; ``surprisal``: ``-log2`` of the
-    final width, the message's information in bits; ``code``: the shortest binary fraction
-    ``0.b1 b2 ...`` whose whole dyadic interval ``[0.b, 0.b + 2^-len)`` lies inside the final
-    interval, so that any continuation of the bits still decodes to this message.
-    """
-
-    message: tuple
-    lows: tuple[float, ...]
-    highs: tuple[float, ...]
-    probabilities: tuple[float, ...]
-    surprisal: float
-    code: str
-
-
-def narrow_interval(message: Sequence, distributions: Mapping | Sequence[Mapping]) -> Narrowing:
-    """Arithmetic coding by hand: each symbol keeps its share of the current interval.
-
-    ``distributions`` is one dict ``{symbol: probability}`` used at every step, or one such
-    dict per symbol of ``message`` (a model that changes with the context). Within an
-    interval the symbols take their shares in the dict's order. Exact arithmetic
-    (fractions), so the code word is exact too; its length is at most
-    ``ceil(surprisal) + 1`` bits.
-
-    Introduced in notebooks/03_cross_entropy.ipynb, section "Compression is prediction".
-
-    >>> n = narrow_interval("AAB", {"A": 0.8, "B": 0.2})
-    >>> [round(x, 4) for x in n.highs], f"{n.surprisal:.4f}", n.code
-    ([1.0, 0.8, 0.64, 0.64], '2.9658', '1001')
-    """
-    if isinstance(message, (str, bytes)):
-        message = list(message)
-    if not isinstance(message, Sequence):
-        raise TypeError(f"message must be a sequence of symbols, got {type(message).__name__}")
-    if isinstance(distributions, Mapping):
-        distributions = [distributions] * len(message)
-    elif not isinstance(distributions, Sequence) or len(distributions) != len(message):
-        raise ValueError("distributions must be one dict {symbol: probability} or one dict per symbol of message")
-    low, width = Fraction(0), Fraction(1)
-    lows, highs, probabilities = [0.0], [1.0], []
-    for i, (symbol, distribution) in enumerate(zip(message, distributions)):
-        if not isinstance(distribution, Mapping) or symbol not in distribution:
-            raise ValueError(f"distributions[{i}] must be a dict that gives symbol {symbol!r} a probability")
-        values = [Fraction(float(p)) for p in distribution.values()]
-        if any(p < 0 for p in values) or abs(float(sum(values)) - 1) > 1e-9:
-            raise ValueError(f"distributions[{i}] must hold non-negative probabilities summing to 1")
-        below = sum((p for s, p in zip(distribution, values) if s != symbol and _before(distribution, s, symbol)),
-                    Fraction(0))
-        p = Fraction(float(distribution[symbol]))
-        if p == 0:
-            raise ValueError(f"symbol {i} ({symbol!r}) has probability 0: no interval is left to code it")
-        low, width = low + width * below, width * p
-        lows.append(float(low))
-        highs.append(float(low + width))
-        probabilities.append(float(p))
-    return Narrowing(tuple(message), tuple(lows), tuple(highs), tuple(probabilities),
-                     -math.log2(width) + 0.0, _shortest_code(low, low + width))
-
-
-def _before(distribution: Mapping, other, symbol) -> bool:
-    keys = list(distribution)
-    return keys.index(other) < keys.index(symbol)
-
-
-def _shortest_code(low: Fraction, high: Fraction) -> str:
-    """The shortest bits b with [0.b, 0.b + 2^-len(b)) inside [low, high)."""
-    if low == 0 and high == 1:
-        return ""
-    length = 1
-    while True:
-        scale = 2**length
-        start = math.ceil(low * scale)
-        if Fraction(start + 1, scale) <= high:
-            return format(start, f"0{length}b")
-        length += 1
-
 
 # --- coding real text -----------------------------------------------------------------------
 
@@ -186,8 +101,6 @@ def fit_speller(sentences: Sentences, order: int = 3, min_count: int = 2) -> Kne
     ('e', 'h', 'n', 't')
     """
     tokens, _ = flatten_sentences(sentences, "sentences")
-    if not all(isinstance(t, str) for t in tokens):
-        raise TypeError("sentences must contain only str tokens")
     words = [list(word) for word in sorted(set(tokens))]
     vocab = Vocabulary.build(words, min_count)
     return KneserNey(order).fit(words, vocab=vocab)
@@ -212,16 +125,8 @@ def _read_varint(data: bytes) -> tuple[int, int]:
     raise ValueError("data does not start with a sentence count: these are not bytes from lmcore.coding.encode")
 
 
-def _check_sentences(sentences) -> list:
-    if isinstance(sentences, (str, bytes)) or not isinstance(sentences, Sequence):
-        raise TypeError(f"sentences must be a list of token lists, got {type(sentences).__name__}")
-    if not sentences:
-        return []
-    tokens, _ = flatten_sentences(sentences, "sentences")
-    for token in tokens:
-        if not isinstance(token, str):
-            raise TypeError(f"sentences must contain only str tokens, got {type(token).__name__} {token!r}")
-    return [list(s) for s in sentences]
+def _check_sentences(sentences: object) -> list[list[str]]:
+    return [list(s) for s in check_sentences(sentences, "sentences", allow_empty=True)]
 
 
 def _unknown_words(model, sentences) -> list[str]:
@@ -483,10 +388,8 @@ def join_text(sentences: Sentences, separator: str = " ") -> str:
     >>> join_text([["迈", "向"]], separator="")
     '迈向'
     """
-    if not isinstance(separator, str):
-        raise TypeError(f"separator must be a str, got {type(separator).__name__}")
-    if isinstance(sentences, (str, bytes)) or not isinstance(sentences, Sequence):
-        raise TypeError(f"sentences must be a list of token lists, got {type(sentences).__name__}")
+    separator = check_str(separator, "separator")
+    sentences = check_sentences(sentences, "sentences", allow_empty=True)
     return "\n".join(separator.join(sentence) for sentence in sentences)
 
 

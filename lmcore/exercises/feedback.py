@@ -14,6 +14,7 @@ import html
 import math
 from dataclasses import dataclass
 
+from lmcore.checks import check_int
 from lmcore.i18n import tr
 
 __all__ = ["Feedback", "unanswered", "check_choice", "check_number", "half_unit"]
@@ -75,8 +76,7 @@ def check_number(answer: object, expected: float, *, mistakes: dict[float, str] 
             return math.isclose(answer, value, rel_tol=rel_tol)
         shown = f"{answer:.{digits}f}"
     else:
-        if isinstance(sig_digits, bool) or not isinstance(sig_digits, int) or sig_digits < 1:
-            raise ValueError(f"sig_digits must be a positive integer, got {sig_digits!r}")
+        sig_digits = check_int(sig_digits, "sig_digits")
 
         def agrees(value: float, digits_needed: int = sig_digits) -> bool:
             return abs(answer - value) <= half_unit(value, digits_needed) * (1 + 1e-9)  # a hair for float rounding

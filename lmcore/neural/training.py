@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lmcore.checks import check_int
+from lmcore.checks import check_bool, check_int, check_number
 from lmcore.neural.model import NeuralLM
 from lmcore.text import Vocabulary
 
@@ -46,19 +46,13 @@ class TrainingConfig:
     unigram_start: bool = True
     seed: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_int(self.epochs, "epochs")
         check_int(self.batch_size, "batch_size")
-        for name in ("learning_rate", "decay"):
-            value = getattr(self, name)
-            is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
-            if not (is_number and value > 0 and math.isfinite(value)):
-                raise ValueError(f"{name} must be a positive number, got {value!r}")
-        value = self.weight_decay
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
-            raise ValueError(f"weight_decay must be a number in [0, 1), got {value!r}")
-        if not isinstance(self.unigram_start, bool):
-            raise TypeError(f"unigram_start must be True or False, got {self.unigram_start!r}")
+        check_number(self.learning_rate, "learning_rate", low=0, low_open=True)
+        check_number(self.decay, "decay", low=0, low_open=True)
+        check_number(self.weight_decay, "weight_decay", low=0, high=1, high_open=True)
+        check_bool(self.unigram_start, "unigram_start")
         check_int(self.seed, "seed", minimum=0)
 
 
@@ -79,9 +73,6 @@ class TrainingHistory:
     best_epoch: int
     seconds: float
     n_train_tokens: int
-
-
-
 
 
 def train(model: NeuralLM, sentences: Sequence[Sequence[str]], heldout: Sequence[Sequence[str]] | None = None,

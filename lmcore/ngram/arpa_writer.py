@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lmcore.checks import check_bool
 from lmcore.ngram.model import NgramModel
 from lmcore.text import BOS_ID, Vocabulary
 
@@ -55,8 +56,7 @@ def _check_writable(model, exact) -> None:
                             f"got {type(model).__name__}")
         reason = getattr(model, "NO_BACKOFF_FORM", "it has no backoff form")
         raise TypeError(f"{type(model).__name__} cannot be written as an ARPA file: {reason}")
-    if not isinstance(exact, bool):
-        raise TypeError(f"exact must be True or False, got {exact!r}")
+    exact = check_bool(exact, "exact")
     model.check_fitted()
     model.check_backoff_form(exact)
     convention = model.convention

@@ -435,17 +435,12 @@ class TokenCounts:
 
 
 def flatten_sentences(sentences: object, name: str) -> tuple[list, np.ndarray]:
-    """All tokens of ``sentences`` (checked by :func:`lmcore.checks.check_sentences`: a non-empty
-    list of token lists of str) in one list, and the length of each sentence; errors name the
-    argument ``name``, and a bad token the sentence it is in (``sentences[1]``).
+    """All tokens of ``sentences`` (:func:`lmcore.checks.check_sentences`: a non-empty list of token
+    lists of str) in one list, and the length of each sentence; errors name the argument ``name``,
+    a bad token the sentence it is in. One list lets the vocabulary encode every token in a single
+    call, several times faster than one call per sentence (so the tokens are checked here: the
+    vocabulary sees only the one list).
 
-    One list lets the vocabulary encode every token in a single call, several times faster
-    than one call per sentence; the tokens are checked here, sentence by sentence, because the
-    vocabulary sees only the one list.
-
-    >>> tokens, lengths = flatten_sentences([["i", "spent"], ["money"]], "sentences")
-    >>> tokens, lengths.tolist()
-    (['i', 'spent', 'money'], [2, 1])
     >>> flatten_sentences([["i"], ["spent", 3]], "heldout")
     Traceback (most recent call last):
     ...
@@ -494,13 +489,5 @@ def check_markers(sentences: Sequence[Sequence[str]], ids: np.ndarray, lengths: 
 
 
 def check_order(order: object) -> int:
-    """``order`` as an int, checked by :func:`lmcore.checks.check_int`: an int >= 1 (a bool is refused).
-
-    >>> check_order(3)
-    3
-    >>> check_order(0)
-    Traceback (most recent call last):
-    ...
-    ValueError: order must be at least 1, got 0
-    """
+    """``order`` as an int >= 1 (not a bool), by :func:`lmcore.checks.check_int`."""
     return check_int(order, "order")

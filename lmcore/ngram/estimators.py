@@ -8,10 +8,9 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from lmcore.checks import check_number
 from lmcore.ngram.arpa_writer import BackoffModel
 from lmcore.ngram.counted import CountedNgramModel
 from lmcore.ngram.model import Convention
@@ -71,11 +70,11 @@ class AddK(CountedNgramModel, BackoffModel):
 
     def __init__(self, order: int, k: float = 1.0, *, convention: Convention | str = "standard"):
         super().__init__(order, convention=convention)
-        if isinstance(k, bool) or not isinstance(k, (int, float, np.integer, np.floating)):
-            raise TypeError(f"k must be a number, got {type(k).__name__}")
-        if not (k > 0 and math.isfinite(k)):
-            raise ValueError(f"k must be > 0 and finite, got {k} (k = 0 is the MLE model)")
-        self.k = float(k)
+        try:
+            self.k = check_number(k, "k", low=0, low_open=True)
+        except ValueError as error:
+            hint = " (k = 0 is the MLE model)" if k <= 0 else ""
+            raise ValueError(f"{error}{hint}") from None
 
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
         return self._probs_from_counts(grams, context_len, self._estimate)

@@ -25,6 +25,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from lmcore.checks import (
+    PROBABILITY_SUM_TOLERANCE,
+    check_distribution,
+    check_int,
+    check_number,
+    check_probabilities,
+)
 from lmcore.info import perplexity_from_logprobs
 from lmcore.lm import NotFittedError, Sentences
 from lmcore.ngram.arpa_writer import BackoffModel
@@ -39,45 +46,42 @@ __all__ = [
     "fit_interpolation_weights", "interpolated_perplexity", "interpolated_probs",
 ]
 
-LAMBDA_SUM_TOLERANCE = 1e-6  # slider values such as 0.33/0.33/0.34 pass, a forgotten weight does not
+# The one tolerance of lmcore.checks (check_distribution allows n weights sum_tolerance(n), never
+# less than this); kept under this name as lmcore.ngram exports it.
+LAMBDA_SUM_TOLERANCE = PROBABILITY_SUM_TOLERANCE
 
 
 def check_lambdas(lambdas: object, n_orders: int) -> np.ndarray:
-    """``lambdas`` as a float array, checked: ``n_orders`` finite, non-negative weights summing to 1."""
-    if isinstance(lambdas, (str, bytes)) or not hasattr(lambdas, "__len__"):
-        raise TypeError(f"lambdas must be a sequence of {n_orders} numbers, got {type(lambdas).__name__}")
-    try:
-        weights = np.asarray(lambdas, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError("lambdas must contain only numbers") from None
-    if weights.shape != (n_orders,):
-        raise ValueError(f"lambdas must hold one weight per order: expected {n_orders}, got shape {weights.shape}")
-    if not np.isfinite(weights).all():
-        raise ValueError(f"lambdas must be finite, got {weights.tolist()}")
-    if (weights < 0).any():
-        raise ValueError(f"lambdas must be non-negative, got {weights.tolist()}")
-    total = float(weights.sum())
-    if abs(total - 1.0) > LAMBDA_SUM_TOLERANCE:
-        raise ValueError(f"lambdas sum to {total:.6g}, expected 1")
-    return weights
+    """``lambdas`` as a float array, checked: ``n_orders`` probabilities, one per order, that sum to 1
+    (:func:`lmcore.checks.check_distribution`: slider values such as 0.33/0.33/0.34 pass, a
+    forgotten weight does not).
+
+    >>> check_lambdas([0.25, 0.75], 2).tolist()
+    [0.25, 0.75]
+    >>> check_lambdas([0.5, 0.5], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: lambdas must hold one weight per order: expected 3, got 2
+    """
+    weights = check_probabilities(lambdas, "lambdas")
+    if weights.size != n_orders:
+        raise ValueError(f"lambdas must hold one weight per order: expected {n_orders}, got {weights.size}")
+    return check_distribution(weights, "lambdas")
 
 
 def check_order_probs(order_probs: object, name: str = "order_probs") -> np.ndarray:
-    """``order_probs`` as a float array, checked: shape (tokens, orders), both >= 1, every
-    value a probability in [0, 1]; errors name the argument ``name``.
+    """``order_probs`` as a float array, checked by :func:`lmcore.checks.check_probabilities`:
+    two-dimensional (tokens x orders), not empty, every value a probability in [0, 1]; errors
+    name the argument ``name``.
 
     >>> check_order_probs([[0.5, 0.25]]).shape
     (1, 2)
+    >>> check_order_probs([0.5, 0.25])
+    Traceback (most recent call last):
+    ...
+    ValueError: order_probs must be two-dimensional, got shape (2,)
     """
-    try:
-        probs = np.asarray(order_probs, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a 2-d array of numbers (tokens x orders)") from None
-    if probs.ndim != 2 or probs.shape[0] == 0 or probs.shape[1] == 0:
-        raise ValueError(f"{name} must be a non-empty 2-d array (tokens x orders), got shape {probs.shape}")
-    if not (probs.min() >= 0.0 and probs.max() <= 1.0):  # also catches NaN
-        raise ValueError(f"{name} must hold probabilities in [0, 1] (no NaN)")
-    return probs
+    return check_probabilities(order_probs, name, ndim=2)
 
 
 def interpolated_probs(order_probs: ArrayLike, lambdas: ArrayLike) -> np.ndarray:
@@ -153,10 +157,8 @@ def fit_interpolation_weights(order_probs: ArrayLike, tolerance: float = 0.001, 
     ([0.38, 0.62], True)
     """
     probs = check_order_probs(order_probs)
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < 1:
-        raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
-    if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) or max_iterations < 1:
-        raise ValueError(f"max_iterations must be an integer >= 1, got {max_iterations!r}")
+    tolerance = check_number(tolerance, "tolerance", low=0, high=1, low_open=True, high_open=True)
+    max_iterations = check_int(max_iterations, "max_iterations")
     predictable = probs.sum(axis=1) > 0
     usable = probs[predictable]
     if usable.shape[0] == 0:
@@ -182,7 +184,7 @@ def fit_interpolation_weights(order_probs: ArrayLike, tolerance: float = 0.001, 
         lambdas=tuple(float(x) for x in weights),
         iterations=len(history) - 1,
         converged=converged,
-        tolerance=float(tolerance),
+        tolerance=tolerance,
         perplexities=tuple(perplexities),
         lambda_history=tuple(tuple(float(x) for x in w) for w in history),
         n_tokens=int(usable.shape[0]),
@@ -231,7 +233,7 @@ class Interpolated(CountedNgramModel, BackoffModel):
 
     def __init__(self, components: int | Sequence[CountedNgramModel], lambdas: Sequence[float] | None = None,
                  *, convention: Convention | str = "standard"):
-        if isinstance(components, Sequence):
+        if isinstance(components, Sequence) and not isinstance(components, str):
             components = list(components)
             order = len(components)
             for i, component in enumerate(components):

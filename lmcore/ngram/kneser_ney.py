@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from lmcore.checks import check_weights
 from lmcore.ngram.arpa_writer import BackoffModel
 from lmcore.ngram.counted import CountedNgramModel
 from lmcore.ngram.counting import lookup, take
@@ -51,11 +52,8 @@ def kneser_ney_discounts(count_of_counts: ArrayLike) -> np.ndarray:
     >>> kneser_ney_discounts([0, 100, 40, 20, 10]).round(4).tolist()  # Y = 100 / 180
     [0.5556, 1.1667, 1.8889]
     """
-    try:
-        t = np.asarray(count_of_counts, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError("count_of_counts must be a sequence of numbers t0..t4") from None
-    if t.ndim != 1 or t.size < 5 or (t < 0).any() or (t != np.round(t)).any():
+    t = check_weights(count_of_counts, "count_of_counts")  # numbers, one-dimensional, finite, non-negative
+    if t.size < 5 or (t != np.round(t)).any():
         raise ValueError(f"count_of_counts must hold counts t0..t4 (>= 5 non-negative integers), got {t.tolist()}")
     discounts, why = _closed_form_discounts(t[:5])
     if discounts is None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lmcore.checks import check_bool, check_int
 from lmcore.lm import LanguageModel, Sentences, TokenScores
 from lmcore.ngram.counting import FramedTokens, check_markers, check_order, flatten_sentences, frame_sentences
 from lmcore.text import EOS_ID, UNK_ID
@@ -73,19 +74,26 @@ CONVENTIONS = {
 
 
 def resolve_convention(convention: Convention | str) -> Convention:
+    """``convention`` as a :class:`Convention`: one given, checked (its numbers of markers ``None``
+    or ints >= 0, its flags True or False), or the one :data:`CONVENTIONS` names.
+
+    >>> resolve_convention("course").open_vocabulary
+    False
+    >>> resolve_convention(Convention(end_markers=-1))
+    Traceback (most recent call last):
+    ...
+    ValueError: convention.end_markers must be at least 0, got -1
+    """
     if isinstance(convention, Convention):
         for name in ("start_padding", "end_markers"):
-            value = getattr(convention, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-                raise ValueError(f"convention.{name} must be None or an integer >= 0, got {value!r}")
+            if getattr(convention, name) is not None:
+                check_int(getattr(convention, name), f"convention.{name}", minimum=0)
         for name in ("open_vocabulary", "bos_outcome"):
-            if not isinstance(getattr(convention, name), bool):
-                raise TypeError(f"convention.{name} must be True or False, got {getattr(convention, name)!r}")
+            check_bool(getattr(convention, name), f"convention.{name}")
         return convention
     if isinstance(convention, str) and convention in CONVENTIONS:
         return CONVENTIONS[convention]
     raise ValueError(f"convention must be a Convention or one of {sorted(CONVENTIONS)}, got {convention!r}")
-
 
 
 class NgramModel(LanguageModel):
@@ -164,9 +172,8 @@ class NgramModel(LanguageModel):
         (the only end when the convention has no ``</s>``).
         """
         self.check_fitted()
-        for name, value, low in (("n_sentences", n_sentences, 0), ("max_length", max_length, 1)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        n_sentences = check_int(n_sentences, "n_sentences", minimum=0)
+        max_length = check_int(max_length, "max_length")
         rng = np.random.default_rng(seed)
         n_start, _ = self.convention.padding(self.order)
         sentences = []

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lmcore.checks import check_int, check_sentences, check_str, check_tokens
 from lmcore.i18n import Message, translatable
 from lmcore.lm import LanguageModel, check_language_model
 from lmcore.text import BOS, MARKERS, is_punctuation
@@ -71,7 +72,7 @@ def model_context(model: LanguageModel, history: Sequence[str]) -> tuple[str, ..
     """
     check_language_model(model)
     n_start, _ = model.sentence_padding
-    tokens = [BOS] * n_start + list(history)
+    tokens = [BOS] * n_start + list(check_tokens(history, "history"))
     keep = model.context_length
     return tuple(tokens[len(tokens) - keep:]) if keep else ()
 
@@ -87,12 +88,6 @@ def _sorted_top(probs: np.ndarray, k: int) -> np.ndarray:
     return ordered[:k]
 
 
-def _check_n_guesses(n_guesses) -> int:
-    if isinstance(n_guesses, bool) or not isinstance(n_guesses, (int, np.integer)) or n_guesses < 1:
-        raise ValueError(f"n_guesses must be an integer >= 1, got {n_guesses!r}")
-    return int(n_guesses)
-
-
 def top_guesses(model: LanguageModel, context: Sequence[str] = (),
                 n_guesses: int = 10) -> tuple[tuple[str, float], ...]:
     """The ``n_guesses`` outcomes ``model`` finds most probable after ``context``, with their probabilities,
@@ -106,7 +101,7 @@ def top_guesses(model: LanguageModel, context: Sequence[str] = (),
     (('a', 0.5), ('</s>', 0.25))
     """
     probs = check_language_model(model).distribution(context)
-    best = _sorted_top(probs, _check_n_guesses(n_guesses))
+    best = _sorted_top(probs, check_int(n_guesses, "n_guesses"))
     return tuple(zip(model.vocab.decode(model.outcome_ids[best]), probs[best].tolist()))
 
 
@@ -173,10 +168,9 @@ def predict(model: LanguageModel, context: Sequence[str], token: str, n_guesses:
     >>> p.top, p.rank, p.prob, p.surprisal
     ((('a', 0.5), ('</s>', 0.25)), 3, 0.25, 2.0)
     """
-    if not isinstance(token, str):
-        raise TypeError(f"token must be a str, got {type(token).__name__}")
+    check_str(token, "token")
     probs = check_language_model(model).distribution(context)
-    best = _sorted_top(probs, _check_n_guesses(n_guesses))
+    best = _sorted_top(probs, check_int(n_guesses, "n_guesses"))
     top = tuple(zip(model.vocab.decode(model.outcome_ids[best]), probs[best].tolist()))
     index = _outcome_index(model, token)
     if index >= 0:
@@ -209,9 +203,7 @@ def check_guess(guess: object, unit: str = "word") -> str:
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
-    if not isinstance(guess, str):
-        raise TypeError(f"guess must be a str, got {type(guess).__name__}")
-    text = unicodedata.normalize("NFKC", guess).strip().lower()
+    text = unicodedata.normalize("NFKC", check_str(guess, "guess")).strip().lower()
     word = unit == "word"
     # Messages (lmcore.i18n): English here, shown in the course's language by the Shannon game explorer.
     if not text:
@@ -266,11 +258,7 @@ def check_sentence(sentence: object, models: Mapping[str, LanguageModel]) -> tup
     ValueError: sentence has 2 tokens, fewer than the largest model order (3): choose a sentence of at least 3 tokens
     """
     models = check_models(models)
-    if isinstance(sentence, str) or not isinstance(sentence, Sequence):
-        raise TypeError(f"sentence must be a list of tokens (split it first), got {type(sentence).__name__}")
-    for position, token in enumerate(sentence):
-        if not isinstance(token, str):
-            raise TypeError(f"sentence[{position}] must be a str, got {type(token).__name__}")
+    for position, token in enumerate(check_tokens(sentence, "sentence")):
         if token in MARKERS:
             raise ValueError(f"sentence[{position}] is the marker {token!r}: pass the sentence's own tokens")
     largest = max(model.context_length + 1 for model in models.values())
@@ -325,8 +313,8 @@ def play_step(sentence: Sequence[str], position: int, guess: str | None, models:
     """
     models = check_models(models)
     sentence = check_sentence(sentence, models)
-    if isinstance(position, bool) or not isinstance(position, (int, np.integer)) or not 0 <= position < len(sentence):
-        raise ValueError(f"position must be an integer from 0 to {len(sentence) - 1}, got {position!r}")
+    position = check_int(position, "position", minimum=0, maximum=len(sentence) - 1,
+                         maximum_label=f"the sentence's last index {len(sentence) - 1}")
     if position == 0 and previous is not None:
         raise ValueError("previous must be None at position 0")
     if position > 0 and (previous is None or previous.position != position - 1):
@@ -340,7 +328,7 @@ def play_step(sentence: Sequence[str], position: int, guess: str | None, models:
     zeros = (0,) * len(models), (0.0,) * len(models)
     hits_before, bits_before = (previous.model_hits, previous.model_bits) if previous else zeros
     return Step(
-        position=int(position), token=token, guess=guess, hit=hit,
+        position=position, token=token, guess=guess, hit=hit,
         guess_known=None if guess is None else guess in first.vocab,
         predictions=predictions,
         guesses=(previous.guesses if previous else 0) + (guess is not None),
@@ -398,10 +386,12 @@ def draw_sentence(sentences: Sequence[Sequence[str]], seed: int = 0, min_tokens:
     >>> draw_sentence([["a"], ["b", "c", "d"], ["e", "f"]], seed=0, min_tokens=2, max_tokens=3)
     ('e', 'f')
     """
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
-    if not 1 <= min_tokens <= max_tokens:
-        raise ValueError(f"need 1 <= min_tokens <= max_tokens, got {min_tokens} and {max_tokens}")
+    sentences = check_sentences(sentences, "sentences", allow_empty=True)
+    seed = check_int(seed, "seed", minimum=0)
+    min_tokens = check_int(min_tokens, "min_tokens")
+    max_tokens = check_int(max_tokens, "max_tokens")
+    if max_tokens < min_tokens:
+        raise ValueError(f"max_tokens must be at least min_tokens ({min_tokens}), got {max_tokens}")
     fitting = [s for s in sentences if min_tokens <= len(s) <= max_tokens]
     if not fitting:
         raise ValueError(f"sentences has no sentence of {min_tokens} to {max_tokens} tokens")
@@ -445,8 +435,8 @@ def context_profile(models: Sequence[LanguageModel], sentences: Sequence[Sequenc
     models = [check_language_model(m, f"models[{i}]") for i, m in enumerate(models)]
     if not models:
         raise ValueError("models is empty")
-    if isinstance(n_positions, bool) or not isinstance(n_positions, (int, np.integer)) or n_positions < 1:
-        raise ValueError(f"n_positions must be an integer >= 1, got {n_positions!r}")
+    n_positions = check_int(n_positions, "n_positions")
+    sentences = check_sentences(sentences, "sentences", allow_empty=True)
     where = [(i, j) for i, s in enumerate(sentences) for j in range(len(s))]
     if not where:
         raise ValueError("sentences has no tokens")

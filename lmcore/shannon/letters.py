@@ -38,7 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lmcore.lm import LanguageModel, check_language_model
+from lmcore.checks import check_distribution, check_int, check_str, check_tokens, check_weights
+from lmcore.lm import LanguageModel, Sentences, check_language_model
 from lmcore.ngram import KneserNey
 from lmcore.text import BOS_ID, Vocabulary
 
@@ -59,7 +60,7 @@ SHANNON_1951 = {"F0": 4.76, "F1": 4.03, "F2": 3.32, "F3": 3.1, "long context": (
 _SPACE_RUNS = re.compile(" +")
 
 
-def to_letters(text: str) -> str:
+def to_letters(text: str | Sentences) -> str:
     """``text`` in the 27 symbols of the letter game: lower case a-z and single spaces.
 
     Letters are lower-cased (accents dropped), apostrophes removed (``don't`` -> ``dont``),
@@ -82,10 +83,8 @@ def to_letters(text: str) -> str:
     return _SPACE_RUNS.sub(" ", plain).strip()
 
 
-def _check_letters(letters, name: str = "letters") -> str:
-    if not isinstance(letters, str):
-        raise TypeError(f"{name} must be a str of the 27 symbols a-z and space, got {type(letters).__name__}")
-    if not letters:
+def _check_letters(letters: object, name: str = "letters") -> str:
+    if not check_str(letters, name):
         raise ValueError(f"{name} is empty")
     odd = sorted(set(letters) - set(LETTERS))
     if odd:
@@ -107,14 +106,11 @@ def guess_counts(sentence: str, guesses: Sequence[str]) -> np.ndarray:
     [2, 1]
     """
     _check_letters(sentence, "sentence")
-    if isinstance(guesses, str) or not isinstance(guesses, Sequence):
-        raise TypeError("guesses must be a list of str, one per symbol of the sentence")
+    check_tokens(guesses, "guesses")
     if len(guesses) != len(sentence):
         raise ValueError(f"guesses has {len(guesses)} entries for a sentence of {len(sentence)} symbols")
     counts = np.empty(len(sentence), dtype=np.int64)
     for i, (truth, tried) in enumerate(zip(sentence, guesses)):
-        if not isinstance(tried, str):
-            raise TypeError(f"guesses[{i}] must be a str, got {type(tried).__name__}")
         tried = tried.replace("_", " ")
         shown = repr(truth if truth != " " else "_")
         if not tried or tried[-1] != truth:
@@ -132,8 +128,7 @@ def guess_frequencies(counts: ArrayLike, n_symbols: int = len(LETTERS)) -> np.nd
     >>> guess_frequencies([1, 1, 2, 1], n_symbols=3).tolist()
     [0.75, 0.25, 0.0]
     """
-    if isinstance(n_symbols, bool) or not isinstance(n_symbols, (int, np.integer)) or n_symbols < 1:
-        raise ValueError(f"n_symbols must be an integer >= 1, got {n_symbols!r}")
+    n_symbols = check_int(n_symbols, "n_symbols")
     try:
         counts = np.asarray(counts)
     except (TypeError, ValueError):
@@ -167,28 +162,31 @@ def shannon_bounds(frequencies: ArrayLike) -> tuple[float, float]:
     >>> shannon_bounds([3, 1])
     Traceback (most recent call last):
     ...
-    ValueError: frequencies sum to 4, expected 1: these look like counts; divide them by their total (4)
+    ValueError: frequencies: probabilities sum to 4, expected 1: these look like counts; divide them by their total (4)
     """
-    if isinstance(frequencies, (str, bytes)):
-        raise TypeError("frequencies must be a list of numbers q_1, q_2, ...")
     try:
-        q = np.asarray(frequencies, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError("frequencies must be a list of numbers q_1, q_2, ...") from None
-    if q.ndim != 1 or q.size == 0:
-        raise ValueError(f"frequencies must be a non-empty list q_1, q_2, ..., got shape {q.shape}")
-    if not np.isfinite(q).all() or (q < 0).any():
-        raise ValueError(f"frequencies must be finite and non-negative, got {q.tolist()}")
-    total = float(q.sum())
-    if abs(total - 1) > 1e-6:
-        counts = total > 1 and (q == np.round(q)).all()
-        hint = f": these look like counts; divide them by their total ({total:g})" if counts else ""
-        raise ValueError(f"frequencies sum to {total:g}, expected 1{hint}")
+        q = check_distribution(frequencies, "frequencies")
+    except ValueError:
+        total = _counts_total(frequencies)
+        if total is None:
+            raise
+        raise ValueError(f"frequencies: probabilities sum to {total:g}, expected 1: these look like counts; "
+                         f"divide them by their total ({total:g})") from None
     i = np.arange(1, q.size + 1)
     lower = float(np.sum(i * (q - np.r_[q[1:], 0.0]) * np.log2(i)))
     nonzero = q[q > 0]
     upper = float(-(nonzero * np.log2(nonzero)).sum())
     return lower + 0.0, upper + 0.0
+
+
+def _counts_total(values: object) -> float | None:
+    """The total of ``values`` if they look like counts (whole numbers >= 0 summing to more than 1), else None."""
+    try:
+        counts = check_weights(values, "frequencies")
+    except (TypeError, ValueError):
+        return None
+    total = float(counts.sum())
+    return total if total > 1 and (counts == np.round(counts)).all() else None
 
 
 # --- a model plays the letter game -----------------------------------------------------------------

@@ -147,7 +147,7 @@ def test_check_number_keeps_its_relative_tolerance_and_refuses_a_bad_precision()
     assert ex.check_number(1.0005, 1.0, rel_tol=1e-3).correct
     assert not ex.check_number(1.002, 1.0, rel_tol=1e-3).correct
     assert ex.check_number(1.0004, 1.0).correct and not ex.check_number(1.001, 1.0).correct  # default 5e-4
-    with pytest.raises(ValueError, match="sig_digits must be a positive integer"):
+    with pytest.raises(ValueError, match="sig_digits must be at least 1"):
         ex.check_number(1.0, 1.0, sig_digits=0)
 
 

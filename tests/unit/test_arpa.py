@@ -199,8 +199,10 @@ def test_models_that_cannot_be_written(tmp_path):
         write_arpa(Interpolated(2, [0.0, 1.0]).fit(TRAIN), path)
     with pytest.raises(NotFittedError, match="not fitted"):
         write_arpa(KneserNey(2), path)
-    with pytest.raises(TypeError, match="exact must be True or False"):
+    with pytest.raises(TypeError, match="^exact must be True or False, got 'yes'$"):
         write_arpa(KneserNey(2).fit(TRAIN), path, exact="yes")
+    with pytest.raises(TypeError, match="^exact must be True or False, got 1$"):
+        write_arpa(KneserNey(2).fit(TRAIN), path, exact=1)
     with pytest.raises(ValueError, match="whitespace"):
         write_arpa(KneserNey(1).fit([["a b", "c"]]), path)
     with pytest.raises(TypeError, match="model must be an lmcore n-gram model in backoff form"):

@@ -232,7 +232,7 @@ STATS = [BleuStats((3, 1), (4, 3), 4, 4), BleuStats((2, 0), (3, 2), 3, 4)]
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda: BLEU(4), TypeError, "positional"),
-    (lambda: BLEU().signature(0), ValueError, "nrefs must be >= 1 or 'var', got 0"),
+    (lambda: BLEU().signature(0), ValueError, "nrefs must be at least 1, got 0"),
     (lambda: BLEU().signature(pretokenized="yes"), TypeError, "pretokenized must be True or False"),
     (lambda: BLEU().corpus_score(["a"], [["a"], ["b"]]), ValueError, "hypotheses has 1 items but references has 2"),
     (lambda: BLEU().corpus_score("a b", [["a b"]]), TypeError, "hypotheses must be a list"),

@@ -14,10 +14,13 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from lmcore import checks, info
+from lmcore import checks, coding, info, ngram, shannon
+from lmcore.bleu import BleuSignature
 from lmcore.evaluate import texts
+from lmcore.exercises import check_number as check_answer
 from lmcore.info import IIDSource, MarkovSource, MixtureSource
-from lmcore.ngram import MLE
+from lmcore.neural import NeuralLM, TrainingConfig
+from lmcore.ngram import MLE, AddK, Convention, Interpolated, KneserNey, write_arpa
 from lmcore.text import Vocabulary, train_bpe
 
 
@@ -255,6 +258,7 @@ DISTRIBUTION_TAKERS = {  # every public function that takes a distribution, and 
     "info.expected_code_length": (lambda p: info.expected_code_length(p), "probs"),
     "IIDSource": (lambda p: IIDSource(p), "probabilities"),
     "MixtureSource": (lambda w: MixtureSource([COIN] * max(len(w), 1), weights=w), "weights"),
+    "ngram.check_lambdas": (lambda w: ngram.check_lambdas(w, len(w)), "lambdas"),
 }
 
 BAD_DISTRIBUTIONS = st.one_of(
@@ -342,12 +346,25 @@ def test_check_tokens_and_the_vocabulary_refuse_alike(tokens, error, words):
     assert checks.check_tokens(("the", "cat"), "sentence") == ("the", "cat")
 
 
+TOY = [["i", "spent", "three", "years"], ["before", "the", "mast"], ["i", "spent", "money"]]
+BIGRAM = MLE(2).fit(TOY)
+NEURAL = NeuralLM(Vocabulary.build(TOY), context_size=1, dim=2, hidden=2)
+
 SENTENCE_TAKERS = {  # public functions that take a list of token lists named sentences
     "Vocabulary.build": lambda s: Vocabulary.build(s),
     "Vocabulary.oov_rate": lambda s: Vocabulary.build([["a"]]).oov_rate(s),
     "evaluate.texts": lambda s: texts(s, "word"),
     "text.train_bpe": lambda s: train_bpe(s, 30),
     "ngram MLE.fit": lambda s: MLE(1).fit(s),
+    "ngram KneserNey.fit (a vocabulary given)": lambda s: KneserNey(2).fit(s, vocab=BIGRAM.vocab),
+    "ngram token_logprobs": lambda s: BIGRAM.token_logprobs(s),
+    "ngram token_counts": lambda s: BIGRAM.token_counts(s),
+    "NeuralLM.frame": lambda s: NEURAL.frame(s),
+    "coding.surprisal_bits": lambda s: coding.surprisal_bits(KneserNey(2).fit(TOY), s),
+    "coding.fit_speller": lambda s: coding.fit_speller(s),
+    "coding.join_text": lambda s: coding.join_text(s),
+    "shannon.context_profile": lambda s: shannon.context_profile([BIGRAM], s),
+    "shannon.draw_sentence": lambda s: shannon.draw_sentence(s),
 }
 
 
@@ -361,9 +378,7 @@ SENTENCE_TAKERS = {  # public functions that take a list of token lists named se
 ])
 def test_a_bad_list_of_sentences_gets_the_same_error_everywhere(sentences, error, words):
     assert raised(lambda: checks.check_sentences(sentences)) == (error, words)
-    for where, call in SENTENCE_TAKERS.items():
-        if where == "ngram MLE.fit" and "sentences[1]" in words:
-            continue  # the model checks tokens as its vocabulary encodes them all in one list
+    for where, call in SENTENCE_TAKERS.items():  # a bad token named in its sentence, though models flatten them
         assert raised(lambda: call(sentences)) == (error, words), where  # noqa: B023
 
 
@@ -380,3 +395,189 @@ def test_lists_of_str_tokens_pass_unchanged(sentences):
     assert checks.check_sentences(sentences, allow_empty=True) is sentences
     for sentence in sentences:
         assert checks.check_tokens(sentence, "sentence") is sentence
+
+
+# --- models and the tools that measure them -------------------------------------------------------------
+
+
+def outcome(call) -> tuple[type, str] | None:
+    """The type and message of the error ``call()`` raises, or None if it raises none."""
+    try:
+        call()
+    except (TypeError, ValueError) as error:
+        return type(error), str(error)
+    return None
+
+
+BAD_INTS = st.one_of(st.integers(max_value=0), st.floats(allow_nan=False), st.booleans(), st.text(max_size=2),
+                     st.none())
+
+ORDER_TAKERS = {  # a model's order: an int from 1
+    "ngram.check_order": lambda n: ngram.check_order(n),
+    "MLE": lambda n: MLE(n),
+    "AddK": lambda n: AddK(n),
+    "KneserNey": lambda n: KneserNey(n),
+    "Interpolated": lambda n: Interpolated(n),
+}
+
+COUNT_ORDER_TAKERS = {  # an order from 1 to the model's
+    "ngram_counts": lambda n: BIGRAM.ngram_counts(n),
+    "token_counts": lambda n: BIGRAM.token_counts(TOY, order=n),
+    "KneserNey.adjusted_counts": lambda n: KneserNey(2).fit(TOY).adjusted_counts(n),
+}
+
+SIZE_TAKERS = {  # (call, the name it gives the argument, the least it allows)
+    "generate (n_sentences)": (lambda n: BIGRAM.generate(n, seed=0), "n_sentences", 0),
+    "generate (max_length)": (lambda n: BIGRAM.generate(1, seed=0, max_length=n), "max_length", 1),
+    "fit_interpolation_weights": (lambda n: ngram.fit_interpolation_weights([[0.5, 0.5]], max_iterations=n),
+                                  "max_iterations", 1),
+    "TrainingConfig (epochs)": (lambda n: TrainingConfig(epochs=n), "epochs", 1),
+    "TrainingConfig (seed)": (lambda n: TrainingConfig(seed=n), "seed", 0),
+    "shannon.top_guesses": (lambda n: shannon.top_guesses(BIGRAM, ["i"], n), "n_guesses", 1),
+    "shannon.predict": (lambda n: shannon.predict(BIGRAM, ["i"], "spent", n), "n_guesses", 1),
+    "shannon.play_step": (lambda n: shannon.play_step(["i", "spent"], 0, None, {"b": BIGRAM}, n_guesses=n),
+                          "n_guesses", 1),
+    "shannon.context_profile": (lambda n: shannon.context_profile([BIGRAM], TOY, n_positions=n), "n_positions", 1),
+    "shannon.draw_sentence (seed)": (lambda n: shannon.draw_sentence(TOY, n, 3, 4), "seed", 0),
+    "shannon.draw_sentence (min_tokens)": (lambda n: shannon.draw_sentence(TOY, 0, n, 4), "min_tokens", 1),
+    "shannon.guess_frequencies": (lambda n: shannon.guess_frequencies([1], n), "n_symbols", 1),
+    "BleuSignature": (lambda n: BleuSignature(nrefs=n), "nrefs", 1),
+    "exercises.check_number": (lambda n: check_answer(1.0, 1.0, sig_digits=n), "sig_digits", 1),
+}
+
+
+@given(BAD_INTS)
+def test_a_bad_order_or_size_gets_the_same_error_from_every_function_that_takes_one(n):
+    expected = raised(lambda: checks.check_int(n, "order"))
+    for where, call in ORDER_TAKERS.items():
+        assert raised(lambda: call(n)) == expected, where  # noqa: B023
+    expected = raised(lambda: checks.check_int(n, "order", maximum=2, maximum_label="the model's order 2"))
+    for where, call in COUNT_ORDER_TAKERS.items():
+        if not (where == "token_counts" and n is None):  # None: the model's order
+            assert raised(lambda: call(n)) == expected, where  # noqa: B023
+    for where, (call, name, minimum) in SIZE_TAKERS.items():
+        expected = outcome(lambda: checks.check_int(n, name, minimum=minimum))  # noqa: B023
+        if expected is not None and not (name == "sig_digits" and n is None):  # None: no precision asked
+            assert outcome(lambda: call(n)) == expected, where  # noqa: B023
+
+
+def test_an_order_above_the_models_is_named_with_it():
+    assert raised(lambda: BIGRAM.ngram_counts(3)) == (
+        ValueError, "order must be between 1 and the model's order 2, got 3")
+    assert raised(lambda: shannon.play_step(["i", "spent"], 2, None, {"b": BIGRAM})) == (
+        ValueError, "position must be between 0 and the sentence's last index 1, got 2")
+    assert raised(lambda: shannon.draw_sentence(TOY, 0, 4, 3)) == (
+        ValueError, "max_tokens must be at least min_tokens (4), got 3")
+
+
+BAD_NUMBERS = st.one_of(st.floats(), st.integers(-3, 3), st.sampled_from(["0.5", True, None, [0.5]]))
+
+NUMBER_TAKERS = {  # (call, name, the check's interval)
+    "fit_interpolation_weights": (lambda x: ngram.fit_interpolation_weights([[0.5, 0.5]], tolerance=x),
+                                  "tolerance", {"low": 0, "high": 1, "low_open": True, "high_open": True}),
+    "TrainingConfig (learning_rate)": (lambda x: TrainingConfig(learning_rate=x), "learning_rate",
+                                       {"low": 0, "low_open": True}),
+    "TrainingConfig (decay)": (lambda x: TrainingConfig(decay=x), "decay", {"low": 0, "low_open": True}),
+    "TrainingConfig (weight_decay)": (lambda x: TrainingConfig(weight_decay=x), "weight_decay",
+                                      {"low": 0, "high": 1, "high_open": True}),
+}
+
+
+@given(BAD_NUMBERS)
+def test_a_bad_number_gets_the_checks_error(x):
+    for where, (call, name, interval) in NUMBER_TAKERS.items():
+        expected = outcome(lambda: checks.check_number(x, name, **interval))  # noqa: B023
+        if expected is not None:
+            assert outcome(lambda: call(x)) == expected, where  # noqa: B023
+    expected = outcome(lambda: checks.check_number(x, "k", low=0, low_open=True))
+    if expected is not None:  # add-k's k: the checks' words, and what k = 0 would be
+        hint = " (k = 0 is the MLE model)" if expected[0] is ValueError and x <= 0 else ""
+        assert outcome(lambda: AddK(2, k=x)) == (expected[0], expected[1] + hint)
+
+
+FLAG_TAKERS = {
+    "write_arpa (exact)": (lambda b: write_arpa(KneserNey(2).fit(TOY), "/nonexistent/x.arpa", exact=b), "exact"),
+    "TrainingConfig (unigram_start)": (lambda b: TrainingConfig(unigram_start=b), "unigram_start"),
+    "Convention (open_vocabulary)": (lambda b: MLE(2, convention=Convention(open_vocabulary=b)),
+                                     "convention.open_vocabulary"),
+    "Convention (bos_outcome)": (lambda b: MLE(2, convention=Convention(bos_outcome=b)), "convention.bos_outcome"),
+}
+
+
+@pytest.mark.parametrize("flag", [1, 0, "yes", None, 1.0])
+def test_a_flag_must_be_true_or_false_everywhere(flag):
+    for where, (call, name) in FLAG_TAKERS.items():
+        assert raised(lambda: call(flag)) == (TypeError, f"{name} must be True or False, got {flag!r}"), where  # noqa: B023
+
+
+STR_TAKERS = {
+    "LanguageModel.prob": (lambda w: BIGRAM.prob(w, ["i"]), "word"),
+    "CountedNgramModel.count": (lambda w: BIGRAM.count(w, ["i"]), "word"),
+    "NeuralLM.prob": (lambda w: NEURAL.prob(w, ["i"]), "word"),
+    "shannon.predict": (lambda w: shannon.predict(BIGRAM, ["i"], w), "token"),
+    "shannon.rank_of": (lambda w: shannon.rank_of(BIGRAM, ["i"], w), "token"),
+    "shannon.check_guess": (lambda w: shannon.check_guess(w), "guess"),
+    "coding.join_text": (lambda w: coding.join_text(TOY, separator=w), "separator"),
+}
+
+TOKENS_TAKERS = {  # a context, a history, a sentence or the guesses: a list of str
+    "LanguageModel.prob": (lambda c: BIGRAM.prob("spent", c), "context"),
+    "LanguageModel.distribution": (lambda c: BIGRAM.distribution(c), "context"),
+    "CountedNgramModel.continuations": (lambda c: BIGRAM.continuations(c), "context"),
+    "NeuralLM.next_word_distribution": (lambda c: NEURAL.next_word_distribution(c), "context"),
+    "shannon.top_guesses": (lambda c: shannon.top_guesses(BIGRAM, c), "context"),
+    "shannon.model_context": (lambda c: shannon.model_context(BIGRAM, c), "history"),
+    "shannon.check_sentence": (lambda c: shannon.check_sentence(c, {"b": BIGRAM}), "sentence"),
+    "shannon.guess_counts": (lambda c: shannon.guess_counts("a", c), "guesses"),
+}
+
+
+@pytest.mark.parametrize("value", [3, None, b"i", ["i"]])
+def test_a_word_that_is_no_str_gets_the_same_error_everywhere(value):
+    for where, (call, name) in STR_TAKERS.items():
+        assert raised(lambda: call(value)) == raised(lambda: checks.check_str(value, name)), where  # noqa: B023
+
+
+@pytest.mark.parametrize("context", ["i", None, 3, {"i"}, [3], ["i", None], [b"i"]])
+def test_a_bad_context_gets_the_same_error_everywhere(context):
+    for where, (call, name) in TOKENS_TAKERS.items():
+        assert raised(lambda: call(context)) == raised(lambda: checks.check_tokens(context, name)), where  # noqa: B023
+
+
+BAD_TABLES = st.one_of(
+    st.lists(st.lists(st.floats(-1, 2), min_size=2, max_size=2), max_size=3),
+    st.sampled_from([[[0.5, math.nan]], [[0.5, math.inf]], [0.5, 0.5], [[0.5, "x"]], "ab", [], [[]], 0.5]),
+)
+
+
+@given(BAD_TABLES.filter(lambda t: outcome(lambda: checks.check_probabilities(t, "order_probs", ndim=2))))
+def test_a_bad_table_of_order_probabilities_gets_the_same_error_everywhere(table):
+    expected = raised(lambda: checks.check_probabilities(table, "order_probs", ndim=2))
+    for call in (ngram.check_order_probs, ngram.fit_interpolation_weights,
+                 lambda t: ngram.interpolated_probs(t, [0.5, 0.5]), lambda t: ngram.interpolated_perplexity(t, [1.0])):
+        assert raised(lambda: call(table)) == expected  # noqa: B023
+
+
+@given(BAD_DISTRIBUTIONS.filter(refused))
+def test_shannons_bounds_refuse_as_a_distribution_is_refused_but_name_counts(frequencies):
+    expected = raised(lambda: checks.check_distribution(frequencies, "frequencies"))
+    error, message = raised(lambda: shannon.shannon_bounds(frequencies))
+    try:
+        weights = checks.check_weights(frequencies)
+    except (TypeError, ValueError):
+        weights = np.zeros(1)
+    if weights.sum() > 1 and (weights == np.round(weights)).all():  # whole numbers: counts, not frequencies
+        total = f"{weights.sum():g}"
+        assert (error, message) == (ValueError, f"frequencies: probabilities sum to {total}, expected 1: these look "
+                                                f"like counts; divide them by their total ({total})")
+    else:
+        assert (error, message) == expected
+
+
+@given(st.lists(st.one_of(st.floats(-1, 2), st.sampled_from([math.nan, math.inf, "0.5", None])), min_size=1,
+                max_size=5).map(lambda values: dict(enumerate(values))).filter(refused))
+def test_arithmetic_coding_by_hand_refuses_a_distribution_as_the_checks_do(distribution):
+    expected = raised(lambda: checks.check_distribution(distribution, "distributions[0]"))
+    assert raised(lambda: coding.narrow_interval([0], distribution)) == expected
+    assert raised(lambda: coding.narrow_interval([0, 0], [{0: 1.0}, distribution])) == (
+        expected[0], expected[1].replace("distributions[0]", "distributions[1]", 1))

@@ -161,8 +161,10 @@ def test_bad_inputs_are_named(models):
     model, speller = models
     with pytest.raises(TypeError, match="sentences must be a list of token lists"):
         coding.encode(model, "the cat")
-    with pytest.raises(TypeError, match="only str tokens"):
-        coding.encode(model, [["the", 3]])
+    with pytest.raises(TypeError, match=r"^sentences\[1\] must contain only str tokens, got int 3$"):
+        coding.encode(model, [["the"], ["the", 3]])
+    with pytest.raises(TypeError, match=r"^sentences\[1\] must contain only str tokens, got int 3$"):
+        coding.surprisal_bits(model, [["the"], ["the", 3]])
     with pytest.raises(ValueError, match="method must be one of"):
         coding.encode(model, [["the"]], method="fast")
     with pytest.raises(TypeError, match="model must be a fitted lmcore language model"):
@@ -222,8 +224,12 @@ def test_narrow_interval_with_one_distribution_per_step_and_refusals():
         coding.narrow_interval("B", {"A": 1.0, "B": 0.0})
     with pytest.raises(ValueError, match="gives symbol 'C'"):
         coding.narrow_interval("C", {"A": 0.5, "B": 0.5})
-    with pytest.raises(ValueError, match="summing to 1"):
+    with pytest.raises(ValueError, match=r"^distributions\[0\]: probabilities sum to 1.1, expected 1 \(tolerance"):
         coding.narrow_interval("A", {"A": 0.5, "B": 0.6})
+    with pytest.raises(ValueError, match=r"^distributions\[1\] has negative probabilities: \[-0.5\]$"):
+        coding.narrow_interval("AB", [{"A": 1.0}, {"A": 1.5, "B": -0.5}])
+    with pytest.raises(TypeError, match=r"^distributions\[0\] must contain only numbers$"):
+        coding.narrow_interval("A", {"A": "1"})
     with pytest.raises(ValueError, match="one dict per symbol"):
         coding.narrow_interval("AB", [{"A": 1.0}])
     with pytest.raises(TypeError, match="message must be a sequence"):
@@ -237,6 +243,10 @@ def test_join_text_and_compressed_sizes():
         coding.join_text([["a"]], separator=None)
     with pytest.raises(TypeError, match="sentences must be a list"):
         coding.join_text("ab")
+    with pytest.raises(TypeError, match="split each sentence into tokens"):
+        coding.join_text(["a b", "c"])
+    with pytest.raises(TypeError, match=r"sentences\[0\] must contain only str tokens, got int 1"):
+        coding.join_text([[1]])
     sizes = coding.compressed_sizes(("the cat sat on the mat\n" * 200).encode())
     assert set(sizes) == {"gzip", "bz2", "lzma"} and all(0 < s < 400 for s in sizes.values())
     with pytest.raises(TypeError, match="data must be bytes"):
@@ -246,7 +256,7 @@ def test_join_text_and_compressed_sizes():
 def test_fit_speller_counts_distinct_words_and_refuses_non_text():
     speller = coding.fit_speller([["aa", "ab"], ["ab", "b"]], min_count=2)
     assert speller.vocab.words == ("a", "b")  # 'a' in 2 distinct words, 'b' in 2
-    with pytest.raises(TypeError, match="only str tokens"):
+    with pytest.raises(TypeError, match=r"sentences\[0\] must contain only str tokens, got int 1"):
         coding.fit_speller([[1, 2]])
 
 
@@ -309,10 +319,11 @@ def test_shortest_codes_of_the_halves_and_an_unsigned_zero_surprisal():
     assert surprisal == 0.0 and math.copysign(1.0, surprisal) == 1.0  # not -0.0
 
 
-def test_distributions_may_miss_1_by_at_most_1e_9():
-    coding.narrow_interval("A", {"A": 0.5, "B": 0.5 + 0.5e-9})
-    with pytest.raises(ValueError, match="summing to 1"):
-        coding.narrow_interval("A", {"A": 0.5, "B": 0.5 + 1.5e-9})
+def test_distributions_may_miss_1_by_the_one_sum_tolerance():
+    coding.narrow_interval("A", {"A": 0.5, "B": 0.5 + 0.9e-6})  # lmcore.checks.sum_tolerance(2): 1e-6
+    with pytest.raises(ValueError, match="probabilities sum to"):
+        coding.narrow_interval("A", {"A": 0.5, "B": 0.5 + 1.1e-6})
+    coding.narrow_interval("A", {s: 0.166667 for s in "ABCDEF"})  # six decimals: 1.000002, within 6 · 5e-7
 
 
 def test_fit_speller_defaults_and_its_vocabulary():

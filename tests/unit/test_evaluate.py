@@ -124,14 +124,18 @@ def test_bad_input_gets_clear_errors():
         ngram.interpolated_perplexity(np.full((4, 3), 0.5), [0.5, 0.5])
     with pytest.raises(ValueError, match="sum to 1.1"):
         ngram.interpolated_perplexity(np.full((4, 2), 0.5), [0.5, 0.6])
-    with pytest.raises(ValueError, match="non-negative"):
+    with pytest.raises(ValueError, match=r"lambdas has negative probabilities: \[-0.2\]"):
         ngram.check_lambdas([1.2, -0.2], 2)
-    with pytest.raises(TypeError, match="lambdas must be a sequence"):
+    with pytest.raises(ValueError, match=r"lambdas must be one-dimensional, got shape \(\)"):
         ngram.check_lambdas(0.5, 1)
-    with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
+    with pytest.raises(TypeError, match="lambdas must be a sequence, array or dict of probabilities, got str"):
+        ngram.check_lambdas("0.5 0.5", 2)
+    with pytest.raises(ValueError, match="order_probs contains NaN"):
         ngram.interpolated_perplexity([[0.5, np.nan]], [0.5, 0.5])
-    with pytest.raises(ValueError, match="non-empty 2-d"):
+    with pytest.raises(ValueError, match=r"order_probs must be two-dimensional, got shape \(2,\)"):
         ngram.interpolated_perplexity([0.5, 0.5], [0.5, 0.5])
+    with pytest.raises(TypeError, match="order_probs must contain only numbers"):
+        ngram.interpolated_perplexity([["a", "b"]], [0.5, 0.5])
     with pytest.raises(ValueError, match="tolerance"):
         ngram.fit_interpolation_weights([[0.5]], tolerance=0)
 
@@ -143,11 +147,15 @@ def test_a_zero_probability_end_of_sentence_is_named():
     assert result.zero_probability_tokens == ((1, 2, "</s>"),)  # position len(sentence): the </s>
 
 
-@pytest.mark.parametrize("probs", [[[0.5, 1.5]], [[-0.1, 0.5]], [[0.5, np.inf]]])
-def test_order_probabilities_outside_zero_one_are_refused(probs):
-    with pytest.raises(ValueError, match=r"order_probs must hold probabilities in \[0, 1\]"):
+@pytest.mark.parametrize("probs, words", [
+    ([[0.5, 1.5]], r"order_probs has probabilities above 1: \[1.5\]"),
+    ([[-0.1, 0.5]], r"order_probs has negative probabilities: \[-0.1\]"),
+    ([[0.5, np.inf]], "order_probs contains an infinite value"),
+])
+def test_order_probabilities_outside_zero_one_are_refused(probs, words):
+    with pytest.raises(ValueError, match=f"^{words}$"):
         ngram.fit_interpolation_weights(probs)
-    with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
+    with pytest.raises(ValueError, match=f"^{words}$"):
         ngram.interpolated_probs(probs, [0.5, 0.5])
     assert ngram.check_order_probs([[0.0, 1.0]]).tolist() == [[0.0, 1.0]]  # the bounds themselves are probabilities
 
@@ -157,17 +165,37 @@ def test_em_needs_one_token_some_order_predicts():
         ngram.fit_interpolation_weights([[0.0, 0.0], [0.0, 0.0]])
 
 
-@pytest.mark.parametrize("tolerance", [0, 1, -0.1, 1.5, "0.01", True, float("nan")])
-def test_em_tolerance_must_be_a_number_strictly_between_zero_and_one(tolerance):
-    with pytest.raises(ValueError, match="tolerance must be a number in \\(0, 1\\)"):
+@pytest.mark.parametrize("tolerance, error, words", [
+    (0, ValueError, "tolerance must be strictly between 0 and 1, got 0"),
+    (1, ValueError, "tolerance must be strictly between 0 and 1, got 1"),
+    (-0.1, ValueError, "tolerance must be strictly between 0 and 1, got -0.1"),
+    (1.5, ValueError, "tolerance must be strictly between 0 and 1, got 1.5"),
+    (float("nan"), ValueError, "tolerance must be a finite number, got nan"),
+    ("0.01", TypeError, "tolerance must be a number, got str"),
+    (True, TypeError, "tolerance must be a number, got bool"),
+])
+def test_em_tolerance_must_be_a_number_strictly_between_zero_and_one(tolerance, error, words):
+    with pytest.raises(error) as refused:
         ngram.fit_interpolation_weights([[0.5, 0.5]], tolerance=tolerance)
+    assert str(refused.value) == words
+    with pytest.raises(error) as refused:
+        Interpolated(2).fit(TOY_TRAIN).fit_lambdas(TOY_TEST, tolerance=tolerance)
+    assert str(refused.value) == words
 
 
-@pytest.mark.parametrize("max_iterations", [0, -3, 2.5, True, "10"])
-def test_em_max_iterations_must_be_a_positive_integer(max_iterations):
-    with pytest.raises(ValueError, match="max_iterations must be an integer >= 1"):
+@pytest.mark.parametrize("max_iterations, error, words", [
+    (0, ValueError, "max_iterations must be at least 1, got 0"),
+    (-3, ValueError, "max_iterations must be at least 1, got -3"),
+    (2.5, TypeError, "max_iterations must be an int, got float"),
+    (True, TypeError, "max_iterations must be an int, got bool"),
+    ("10", TypeError, "max_iterations must be an int, got str"),
+])
+def test_em_max_iterations_must_be_a_positive_integer(max_iterations, error, words):
+    with pytest.raises(error) as refused:
         ngram.fit_interpolation_weights([[0.5, 0.5]], max_iterations=max_iterations)
+    assert str(refused.value) == words
     assert ngram.fit_interpolation_weights([[0.5, 0.5]], max_iterations=1).iterations == 1
+    assert ngram.fit_interpolation_weights([[0.5, 0.5]], max_iterations=np.int64(1)).iterations == 1
 
 
 class FixedScores(LanguageModel):

@@ -135,6 +135,14 @@ def test_closed_form_discounts():
         kneser_ney_discounts([0, 10, 1, 9, 1])
     with pytest.raises(ValueError, match="t0..t4"):
         kneser_ney_discounts([0, 1, 2])
+    with pytest.raises(ValueError, match="t0..t4"):
+        kneser_ney_discounts([0, 10, 4.5, 2, 1])
+    with pytest.raises(ValueError, match=r"^count_of_counts has negative weights: \[-4.0\]$"):
+        kneser_ney_discounts([0, 10, -4, 2, 1])
+    with pytest.raises(TypeError, match="^count_of_counts must contain only numbers$"):
+        kneser_ney_discounts([0, 10, "4", 2, 1])
+    with pytest.raises(ValueError, match=r"^count_of_counts must be one-dimensional, got shape \(1, 5\)$"):
+        kneser_ney_discounts([[0, 10, 4, 2, 1]])
 
 
 @pytest.fixture(scope="module")
@@ -226,8 +234,10 @@ def test_bad_discounts_get_clear_errors():
         KneserNey(2, discounts="0.5")
     with pytest.raises(ValueError, match="fallback must have shape"):
         KneserNey(2, fallback=(0.5, 1.0))
-    with pytest.raises(ValueError, match="order must be an integer between 1 and 2"):
+    with pytest.raises(ValueError, match="order must be between 1 and the model's order 2, got 3"):
         KneserNey(2).fit([["a"]]).adjusted_counts(3)
+    with pytest.raises(TypeError, match="order must be an int, got str"):
+        KneserNey(2).fit([["a"]]).adjusted_counts("2")
 
 
 # --- the shared interface ------------------------------------------------------------------------

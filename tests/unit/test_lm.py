@@ -111,6 +111,25 @@ def test_the_coder_codes_text_losslessly_with_the_neural_model():
         coding.encode(neural, TEST, method="backoff")
 
 
+@pytest.mark.parametrize("call, error, message", [
+    (lambda m: m.prob(3), TypeError, "word must be a str, got int"),
+    (lambda m: m.prob("i", "i"), TypeError, "context must be a sequence of tokens (e.g. a list of str), got str"),
+    (lambda m: m.distribution(["i", None][-m.context_length:]), TypeError,
+     "context must contain only str tokens, got NoneType None"),
+    (lambda m: m.next_word_distribution(5), TypeError,
+     "context must be a sequence of tokens (e.g. a list of str), got int"),
+    (lambda m: m.token_logprobs([["i"], ["spent", 3]]), TypeError,
+     "sentences[1] must contain only str tokens, got int 3"),
+    (lambda m: shannon.top_guesses(m, "i"), TypeError,
+     "context must be a sequence of tokens (e.g. a list of str), got str"),
+    (lambda m: shannon.predict(m, [], 3), TypeError, "token must be a str, got int"),
+])
+def test_every_model_refuses_a_bad_word_or_context_alike(model, call, error, message):
+    with pytest.raises(error) as refused:
+        call(model)
+    assert str(refused.value) == message
+
+
 def test_what_is_not_a_fitted_language_model_is_named():
     with pytest.raises(TypeError, match="must be a fitted lmcore language model"):
         check_language_model("a model")

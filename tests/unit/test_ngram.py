@@ -121,8 +121,9 @@ def test_token_counts_are_the_training_counts_of_each_test_token():
     (lambda m: m.count("i", "spent"), "context must be a sequence of tokens"),
     (lambda m: m.count(3, ["i"]), "word must be a str"),
     (lambda m: m.context_count(["a", "b", "c"]), "context has 3 tokens; a model of order 2 uses at most 1"),
-    (lambda m: m.ngram_counts(3), "order must be an integer between 1 and 2"),
-    (lambda m: m.token_counts(TOY_TEST, order=0), "order must be an integer between 1 and 2"),
+    (lambda m: m.ngram_counts(3), "order must be between 1 and the model's order 2, got 3"),
+    (lambda m: m.token_counts(TOY_TEST, order=0), "order must be between 1 and the model's order 2, got 0"),
+    (lambda m: m.ngram_counts(2.0), "order must be an int, got float"),
 ])
 def test_count_lookups_name_bad_arguments(call, message):
     with pytest.raises((TypeError, ValueError), match=message):
@@ -363,15 +364,15 @@ def test_generate_is_seeded_and_follows_the_training_transitions():
 
 
 def test_bad_input_gets_clear_errors():
-    with pytest.raises(ValueError, match="order must be >= 1"):
+    with pytest.raises(ValueError, match="order must be at least 1, got 0"):
         MLE(0)
-    with pytest.raises(TypeError, match="order must be an integer"):
+    with pytest.raises(TypeError, match="order must be an int, got float"):
         MLE(2.0)
-    with pytest.raises(ValueError, match="k must be > 0"):
+    with pytest.raises(ValueError, match=r"k must be greater than 0, got 0 \(k = 0 is the MLE model\)"):
         AddK(2, k=0)
-    with pytest.raises(ValueError, match="k must be > 0"):
+    with pytest.raises(ValueError, match="k must be greater than 0, got -1"):
         AddK(2, k=-1)
-    with pytest.raises(ValueError, match="non-negative"):
+    with pytest.raises(ValueError, match=r"lambdas has negative probabilities: \[-0.5\]"):
         Interpolated(2, lambdas=[1.5, -0.5])
     with pytest.raises(ValueError, match="sum to 0.9"):
         Interpolated(2, lambdas=[0.5, 0.4])
@@ -413,6 +414,42 @@ def test_bad_input_gets_clear_errors():
     assert isinstance(MLE(1), NgramModel)
 
 
+def test_a_bad_token_is_named_in_the_sentence_it_is_in():
+    model = AddK(2).fit(TOY_TRAIN)
+    for call in (lambda s: AddK(2).fit(s), lambda s: AddK(2).fit(s, vocab=model.vocab), model.token_logprobs,
+                 lambda s: model.token_counts(s), lambda s: Interpolated(2, [0.5, 0.5]).fit(TOY_TRAIN).order_probs(s)):
+        with pytest.raises(TypeError, match=r"^sentences\[2\] must contain only str tokens, got int 3$"):
+            call([["i"], ["spent"], ["money", 3]])
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda m: m.generate(-1), ValueError, "n_sentences must be at least 0, got -1"),
+    (lambda m: m.generate(2.0), TypeError, "n_sentences must be an int, got float"),
+    (lambda m: m.generate(1, max_length=0), ValueError, "max_length must be at least 1, got 0"),
+    (lambda m: m.generate(1, max_length=True), TypeError, "max_length must be an int, got bool"),
+    (lambda m: AddK(2, k=math.inf), ValueError, "k must be a finite number, got inf"),
+    (lambda m: AddK(2, k="1"), TypeError, "k must be a number, got str"),
+    (lambda m: MLE(2, convention=Convention(start_padding=-1)), ValueError,
+     "convention.start_padding must be at least 0, got -1"),
+    (lambda m: MLE(2, convention=Convention(end_markers=1.0)), TypeError,
+     "convention.end_markers must be an int, got float"),
+    (lambda m: MLE(2, convention=Convention(open_vocabulary=1)), TypeError,
+     "convention.open_vocabulary must be True or False, got 1"),
+    (lambda m: MLE(2, convention=Convention(bos_outcome="no")), TypeError,
+     "convention.bos_outcome must be True or False, got 'no'"),
+])
+def test_counts_sizes_and_conventions_get_the_checks_wording(call, error, message):
+    with pytest.raises(error) as raised:
+        call(AddK(2).fit(TOY_TRAIN))
+    assert str(raised.value) == message
+
+
+def test_numpy_numbers_pass_where_python_numbers_do():
+    model = AddK(np.int64(2), k=np.float32(0.5), convention=Convention(np.int64(1), np.int64(1), np.True_))
+    assert model.order == 2 and type(model.order) is int and model.k == 0.5
+    assert len(model.fit(TOY_TRAIN).generate(np.int64(2), seed=0, max_length=np.int64(3))) == 2
+
+
 # --- interpolation: edges that mutation testing found unpinned -------------------------------
 
 
@@ -447,7 +484,7 @@ def test_fit_lambdas_has_the_same_default_cap_as_em():
 
 
 def test_order_probs_of_an_empty_table_are_refused():
-    with pytest.raises(ValueError, match="non-empty 2-d array"):
+    with pytest.raises(ValueError, match="order_probs is empty"):
         fit_interpolation_weights(np.zeros((0, 2)))
 
 

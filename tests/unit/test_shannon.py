@@ -107,8 +107,10 @@ def test_predict_agrees_with_its_parts(toy_models):
 @pytest.mark.parametrize("call, error, words", [
     (lambda m: m.distribution("the"), TypeError, "context must be a sequence"),
     (lambda m: m.distribution(["a", "b"]), ValueError, "at most 1"),
-    (lambda m: shannon.top_guesses(m, [], 0), ValueError, "n_guesses must be an integer >= 1"),
-    (lambda m: shannon.top_guesses(m, [], True), ValueError, "n_guesses must be"),
+    (lambda m: shannon.top_guesses(m, [], 0), ValueError, "n_guesses must be at least 1, got 0"),
+    (lambda m: shannon.top_guesses(m, [], True), TypeError, "n_guesses must be an int, got bool"),
+    (lambda m: shannon.predict(m, [], "a", n_guesses=2.0), TypeError, "n_guesses must be an int, got float"),
+    (lambda m: shannon.model_context(m, "a b"), TypeError, "history must be a sequence of tokens"),
     (lambda m: shannon.rank_of(m, [], 3), TypeError, "token must be a str"),
     (lambda m: shannon.predict(m, [], None), TypeError, "token must be a str"),
     (lambda m: shannon.model_context("model", []), TypeError, "fitted lmcore language model"),
@@ -171,9 +173,9 @@ def test_models_and_sentences_are_checked(toy_models):
         shannon.check_sentence(["i", "spent"], toy_models)
     with pytest.raises(ValueError, match=r"sentence\[1\] is the marker '</s>'"):
         shannon.check_sentence(["i", "</s>", "spent"], toy_models)
-    with pytest.raises(TypeError, match="split it first"):
+    with pytest.raises(TypeError, match=r"sentence must be a sequence of tokens \(e.g. a list of str\), got str"):
         shannon.check_sentence("i spent money", toy_models)
-    with pytest.raises(TypeError, match=r"sentence\[0\] must be a str"):
+    with pytest.raises(TypeError, match="sentence must contain only str tokens, got int 1"):
         shannon.check_sentence([1, 2, 3], toy_models)
 
 
@@ -224,7 +226,7 @@ def test_play_refuses_bad_input_by_name(toy_models):
         shannon.play(["i", "spent", "money"], ["i", ""], toy_models)
     with pytest.raises(TypeError, match="guesses must be a list"):
         shannon.play(["i", "spent", "money"], "i spent", toy_models)
-    with pytest.raises(ValueError, match="position must be an integer from 0 to 2"):
+    with pytest.raises(ValueError, match="position must be between 0 and the sentence's last index 2, got 3"):
         shannon.play_step(["i", "spent", "money"], 3, None, toy_models)
     with pytest.raises(ValueError, match="previous must be the step at position 0"):
         shannon.play_step(["i", "spent", "money"], 1, None, toy_models, None)
@@ -240,10 +242,18 @@ def test_draw_sentence_is_seeded_and_checked():
     assert 5 <= len(drawn) <= 9 and isinstance(drawn, tuple)
     with pytest.raises(ValueError, match="no sentence of 40 to 50 tokens"):
         shannon.draw_sentence(sentences, min_tokens=40, max_tokens=50)
-    with pytest.raises(ValueError, match="min_tokens <= max_tokens"):
+    with pytest.raises(ValueError, match=r"max_tokens must be at least min_tokens \(5\), got 2"):
         shannon.draw_sentence(sentences, min_tokens=5, max_tokens=2)
-    with pytest.raises(TypeError, match="seed must be an integer"):
+    with pytest.raises(ValueError, match="min_tokens must be at least 1, got 0"):
+        shannon.draw_sentence(sentences, min_tokens=0)
+    with pytest.raises(TypeError, match="max_tokens must be an int, got float"):
+        shannon.draw_sentence(sentences, max_tokens=9.0)
+    with pytest.raises(TypeError, match="seed must be an int, got str"):
         shannon.draw_sentence(sentences, seed="1")
+    with pytest.raises(ValueError, match="seed must be at least 0, got -1"):
+        shannon.draw_sentence(sentences, seed=-1)
+    with pytest.raises(TypeError, match="split each sentence into tokens"):
+        shannon.draw_sentence(["a b c d e"])
 
 
 # --- context narrows the guess ---------------------------------------------------------------------
@@ -261,8 +271,10 @@ def test_context_profile_by_hand():
 
 
 def test_context_profile_refuses_bad_input():
-    with pytest.raises(ValueError, match="n_positions must be an integer >= 1"):
+    with pytest.raises(ValueError, match="n_positions must be at least 1, got 0"):
         shannon.context_profile([MLE(1).fit(TOY)], TOY, n_positions=0)
+    with pytest.raises(TypeError, match=r"sentences\[1\] must contain only str tokens, got int 3"):
+        shannon.context_profile([MLE(1).fit(TOY)], [["a"], ["b", 3]])
     with pytest.raises(ValueError, match="models is empty"):
         shannon.context_profile([], TOY)
     with pytest.raises(ValueError, match="sentences has no tokens"):
@@ -301,8 +313,8 @@ def test_guess_counts_and_frequencies():
     ("ab", ["a", "1b"], ValueError, "outside a-z and space"),
     ("a b", ["a", " ", "b"], None, None),
     ("aB", ["a", "B"], ValueError, "to_letters"),
-    ("ab", "ab", TypeError, "list of str"),
-    ("ab", ["a", 2], TypeError, r"guesses\[1\] must be a str"),
+    ("ab", "ab", TypeError, r"guesses must be a sequence of tokens \(e.g. a list of str\), got str"),
+    ("ab", ["a", 2], TypeError, "guesses must contain only str tokens, got int 2"),
     (["a"], ["a"], TypeError, "sentence must be a str"),
     ("", [], ValueError, "sentence is empty"),
 ])
@@ -344,16 +356,21 @@ def test_lower_bound_never_exceeds_upper_for_an_ideal_player(weights):
 
 
 @pytest.mark.parametrize("frequencies, error, words", [
-    ([3, 1], ValueError, r"sum to 4, expected 1: these look like counts; divide them by their total \(4\)"),
-    ([0.5, 0.3], ValueError, r"sum to 0.8, expected 1$"),
-    ([1.2, -0.2], ValueError, "non-negative"),
-    ([], ValueError, "non-empty"),
-    ("0.5 0.5", TypeError, "list of numbers"),
-    (["a"], TypeError, "list of numbers"),
+    ([3, 1], ValueError,
+     "frequencies: probabilities sum to 4, expected 1: these look like counts; divide them by their total (4)"),
+    ([0.5, 0.3], ValueError, "frequencies: probabilities sum to 0.8, expected 1 (tolerance 1e-06)"),
+    ([1.2, -0.2], ValueError, "frequencies has negative probabilities: [-0.2]"),
+    ([], ValueError, "frequencies is empty"),
+    ([[0.5, 0.5]], ValueError, "frequencies must be one-dimensional, got shape (1, 2)"),
+    ([0.5, math.nan], ValueError, "frequencies contains NaN"),
+    ([1.5, 0.5], ValueError, "frequencies has probabilities above 1: [1.5]"),
+    ("0.5 0.5", TypeError, "frequencies must be a sequence, array or dict of probabilities, got str"),
+    (["a"], TypeError, "frequencies must contain only numbers"),
 ])
 def test_bad_frequencies_are_refused(frequencies, error, words):
-    with pytest.raises(error, match=words):
+    with pytest.raises(error) as refused:
         shannon_letters.shannon_bounds(frequencies)
+    assert str(refused.value) == words
 
 
 @pytest.fixture(scope="module")
@@ -406,21 +423,26 @@ def test_guess_records_name_the_entry_and_show_a_space_as_underscore():
 def test_guess_frequencies_accept_one_symbol_and_a_count_equal_to_n_symbols():
     assert shannon_letters.guess_frequencies([1, 1], n_symbols=1).tolist() == [1.0]
     assert shannon_letters.guess_frequencies([3, 1], n_symbols=3).tolist() == [0.5, 0.0, 0.5]
-    with pytest.raises(ValueError, match="n_symbols must be an integer >= 1, got 2.5"):
+    with pytest.raises(TypeError, match="n_symbols must be an int, got float"):
         shannon_letters.guess_frequencies([1], n_symbols=2.5)
 
 
 def test_only_whole_frequencies_summing_above_1_get_the_counts_hint():
     with pytest.raises(ValueError, match=r"sum to 2, expected 1: these look like counts"):
         shannon_letters.shannon_bounds([1, 1])
-    with pytest.raises(ValueError, match=r"sum to 0, expected 1$"):
+    with pytest.raises(ValueError, match=r"sum to 0, expected 1 \(tolerance 1e-06\)$"):
         shannon_letters.shannon_bounds([0, 0])
+    with pytest.raises(ValueError, match=r"sum to 1.5, expected 1 \(tolerance 1e-06\)$"):  # not whole numbers
+        shannon_letters.shannon_bounds([1, 0.5])
 
 
 def test_frequencies_may_miss_1_by_at_most_1e_6():
     assert shannon_letters.shannon_bounds([1 + 5e-7])[0] == 0.0
-    with pytest.raises(ValueError, match="expected 1"):
+    with pytest.raises(ValueError, match="above 1"):
         shannon_letters.shannon_bounds([1 + 1.5e-6])
+    assert shannon_letters.shannon_bounds([0.5, 0.5 + 0.9e-6])[1] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="expected 1"):
+        shannon_letters.shannon_bounds([0.5, 0.5 + 1.1e-6])
 
 
 def test_letter_game_names_letters_and_its_run_is_frozen():
@@ -468,9 +490,9 @@ def test_inner_apostrophes_and_hyphens_only_and_the_hint_only_for_words():
 
 
 def test_positions_and_sizes_must_be_integers_not_booleans(toy_models):
-    with pytest.raises(ValueError, match="position must be an integer"):
+    with pytest.raises(TypeError, match="position must be an int, got bool"):
         shannon.play_step(["i", "spent", "money"], True, None, toy_models)
-    with pytest.raises(ValueError, match="n_positions must be an integer >= 1"):
+    with pytest.raises(TypeError, match="n_positions must be an int, got bool"):
         shannon.context_profile([MLE(1).fit(TOY)], TOY, n_positions=True)
     with pytest.raises(TypeError, match=r"^model must be a fitted lmcore language model"):
         shannon.top_guesses("model")
