@@ -1,12 +1,5 @@
-"""Perplexity of several smoothings and orders on one test set: the table of chapters 4 and 5.
-
->>> train = [["a", "b", "a", "c"], ["b", "a", "b"], ["a", "c", "a"]] * 5
->>> print(perplexity_table((train, train[:3], [["a", "b", "a"]]), orders=(1, 2)).format())
-                  unigram    bigram
-add-one              3.43      2.59
-interpolation        3.43      2.30
-kneser-ney           3.41      2.46
-"""
+"""Perplexity of several smoothings and orders on one test set: the table of chapters 4 and 5
+(:func:`perplexity_table`)."""
 
 from __future__ import annotations
 

@@ -26,6 +26,7 @@ from lmcore.info.estimators import (
     token_counts,
 )
 from lmcore.info.measures import (
+    Distribution,
     convert,
     cross_entropy,
     distribution_perplexity,
@@ -39,8 +40,9 @@ from lmcore.info.measures import (
 from lmcore.info.sources import IIDSource, MarkovSource, MixtureSource
 
 __all__ = [
-    "surprisal", "entropy", "cross_entropy", "kl_divergence", "distribution_perplexity", "perplexity_from_logprobs",
-    "convert", "huffman_code", "expected_code_length", "token_counts", "plugin_entropy", "miller_madow_correction",
-    "miller_madow_entropy", "EntropyGrowth", "entropy_growth", "block_entropy", "block_entropy_rates", "log_spaced",
-    "SampleRates", "sample_rates", "rate_convergence", "IIDSource", "MarkovSource", "MixtureSource",
+    "Distribution", "surprisal", "entropy", "cross_entropy", "kl_divergence", "distribution_perplexity",
+    "perplexity_from_logprobs", "convert", "huffman_code", "expected_code_length", "token_counts",
+    "plugin_entropy", "miller_madow_correction", "miller_madow_entropy", "EntropyGrowth", "entropy_growth",
+    "block_entropy", "block_entropy_rates", "log_spaced", "SampleRates", "sample_rates", "rate_convergence",
+    "IIDSource", "MarkovSource", "MixtureSource",
 ]

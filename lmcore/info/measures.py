@@ -35,6 +35,12 @@ from numpy.typing import ArrayLike
 
 from lmcore.checks import check_base, check_distribution, check_probabilities
 
+__all__ = ["Distribution", "surprisal", "entropy", "cross_entropy", "kl_divergence", "distribution_perplexity",
+           "perplexity_from_logprobs", "convert", "huffman_code", "expected_code_length"]
+
+#: A distribution: a sequence or array of probabilities, or a dict {outcome: probability}.
+Distribution = Sequence[float] | np.ndarray | Mapping[Any, float]
+
 # --- two distributions, aligned (the checks themselves are lmcore.checks's) ------------
 
 
@@ -71,7 +77,7 @@ def surprisal(prob: float, base: float = 2) -> float:
     return math.inf if prob == 0 else -math.log(prob) / math.log(base) + 0.0
 
 
-def entropy(p: Sequence[float] | np.ndarray | Mapping[Any, float], base: float = 2) -> float:
+def entropy(p: Distribution, base: float = 2) -> float:
     """Shannon entropy ``H(p) = -Σ_x p(x) log p(x)``, with 0 · log 0 = 0.
 
     Introduced in notebooks/00_start_here.ipynb, section "A first taste: the horse race".
@@ -85,8 +91,8 @@ def entropy(p: Sequence[float] | np.ndarray | Mapping[Any, float], base: float =
     return float(-(nonzero * np.log(nonzero)).sum() / math.log(base)) + 0.0
 
 
-def cross_entropy(p: Sequence[float] | np.ndarray | Mapping[Any, float],
-                  m: Sequence[float] | np.ndarray | Mapping[Any, float], base: float = 2) -> float:
+def cross_entropy(p: Distribution,
+                  m: Distribution, base: float = 2) -> float:
     """Cross-entropy ``H(p, m) = -Σ_x p(x) log m(x)``: the average code length when
     data from ``p`` is coded with a code built for ``m``.
 
@@ -107,8 +113,8 @@ def cross_entropy(p: Sequence[float] | np.ndarray | Mapping[Any, float],
     return float(-(p[support] * np.log(m[support])).sum() / math.log(base)) + 0.0
 
 
-def kl_divergence(p: Sequence[float] | np.ndarray | Mapping[Any, float],
-                  m: Sequence[float] | np.ndarray | Mapping[Any, float], base: float = 2) -> float:
+def kl_divergence(p: Distribution,
+                  m: Distribution, base: float = 2) -> float:
     """Kullback-Leibler divergence ``D(p || m) = Σ_x p(x) log(p(x) / m(x)) = H(p, m) - H(p)``.
 
     Never negative (Gibbs' inequality); ``inf`` when ``m(x) = 0`` where ``p(x) > 0``
@@ -126,7 +132,7 @@ def kl_divergence(p: Sequence[float] | np.ndarray | Mapping[Any, float],
     return max(divergence, 0.0)  # rounding can give -1e-17 for m == p
 
 
-def distribution_perplexity(p: Sequence[float] | np.ndarray | Mapping[Any, float], base: float = 2) -> float:
+def distribution_perplexity(p: Distribution, base: float = 2) -> float:
     """Perplexity of a distribution, ``base ** H(p)``: the number of equally likely
     outcomes that would be as uncertain. The result does not depend on ``base``.
 
@@ -192,7 +198,7 @@ def convert(value: float, from_base: float, to_base: float) -> float:
 # --- Huffman codes ------------------------------------------------------------------
 
 
-def huffman_code(probs: Sequence[float] | np.ndarray | Mapping[Any, float]) -> dict[Any, str]:
+def huffman_code(probs: Distribution) -> dict[Any, str]:
     """Optimal prefix code words (strings of '0'/'1') for each outcome.
 
     Outcomes are the dict's keys, or the positions 0..k-1 of a sequence. Ties are
@@ -225,7 +231,7 @@ def huffman_code(probs: Sequence[float] | np.ndarray | Mapping[Any, float]) -> d
     return {outcome: codes[outcome] for outcome in outcomes if outcome in codes}
 
 
-def expected_code_length(probs: Sequence[float] | np.ndarray | Mapping[Any, float],
+def expected_code_length(probs: Distribution,
                          code: Mapping[Any, str] | None = None) -> float:
     """Average code word length ``Σ_x p(x) |code(x)|`` in bits (Huffman code by default).
 
