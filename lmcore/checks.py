@@ -245,7 +245,8 @@ def _float_array(values: object, name: str, what: str, ndim: int) -> np.ndarray:
     except (TypeError, ValueError):  # ragged lists
         raise TypeError(f"{name} must contain only numbers") from None
     if array.dtype == object and all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in array.flat):
-        array = array.astype(float)  # Fractions, or Python ints too big for int64
+        # Fractions, or Python ints too big for int64 (and, beyond a float's range, infinite)
+        array = np.array([_real(x, name) for x in array.flat], dtype=float).reshape(array.shape)
     if array.dtype.kind not in "iuf":  # str, bool, complex, None, lists inside ...
         raise TypeError(f"{name} must contain only numbers")
     array = array.astype(float, copy=False)

@@ -37,6 +37,7 @@ from numpy.typing import ArrayLike
 
 from lmcore.bleu.score import BleuStats, sentence_stats
 from lmcore.bleu.signature import BleuSignature
+from lmcore.checks import check_int, check_number
 
 __all__ = ["stats_matrix", "sentence_stats_matrix", "bleu_scores", "resample_indices", "resampled_sums",
            "order_statistic_interval", "PairedBootstrap"]
@@ -51,15 +52,20 @@ def stats_matrix(stats: Sequence[BleuStats]) -> np.ndarray:
     >>> stats_matrix([BleuStats((2, 1), (4, 3), 4, 4)])
     array([[4, 4, 2, 1, 4, 3]])
     """
+    return _stats_matrix(stats, "stats")
+
+
+def _stats_matrix(stats, name: str) -> np.ndarray:
+    """:func:`stats_matrix`, its errors naming the argument ``name``."""
     if isinstance(stats, BleuStats) or not isinstance(stats, Sequence) or not stats:
-        raise TypeError("stats must be a non-empty list of BleuStats, one per sentence")
+        raise TypeError(f"{name} must be a non-empty list of BleuStats, one per sentence")
     orders = set()
     for i, item in enumerate(stats):
         if not isinstance(item, BleuStats):
-            raise TypeError(f"stats[{i}] must be a BleuStats, got {type(item).__name__}")
+            raise TypeError(f"{name}[{i}] must be a BleuStats, got {type(item).__name__}")
         orders.add(item.max_order)
     if len(orders) != 1:
-        raise ValueError(f"stats mixes max orders {sorted(orders)}")
+        raise ValueError(f"{name} mixes max orders {sorted(orders)}")
     return np.array([(s.hyp_len, s.ref_len, *s.matches, *s.totals) for s in stats], dtype=np.int64)
 
 
@@ -80,21 +86,27 @@ def sentence_stats_matrix(hypotheses: Sequence[str | Sequence[str]],
         raise TypeError("hypotheses and references must be lists, one entry per sentence")
     if len(hypotheses) != len(references):
         raise ValueError(f"hypotheses has {len(hypotheses)} items but references has {len(references)}")
+    if not hypotheses:
+        raise ValueError("hypotheses is empty")
     return stats_matrix([sentence_stats(h, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase,
                                         nltk_totals=nltk_totals)
                          for h, refs in zip(hypotheses, references)])
 
 
-def _rows(rows) -> np.ndarray:
+def _rows(rows, name: str = "rows") -> np.ndarray:
     array = np.asarray(rows)
     if array.dtype == object or not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
-        raise TypeError(f"rows must be numbers (statistics from stats_matrix), got dtype {array.dtype}")
+        raise TypeError(f"{name} must be numbers (statistics from stats_matrix), got dtype {array.dtype}")
     if array.ndim == 0 or array.shape[-1] < 4 or array.shape[-1] % 2:
-        raise ValueError(f"rows must have 2 + 2 * max_order columns (c, r, matches, totals), got shape {array.shape}")
+        raise ValueError(f"{name} must have 2 + 2 * max_order columns (c, r, matches, totals), got shape "
+                         f"{array.shape}")
     order = (array.shape[-1] - 2) // 2
     matches, totals = array[..., 2:2 + order], array[..., 2 + order:]
     if (array < 0).any() or (matches > totals).any() or not np.isfinite(array).all():
-        raise ValueError("rows must hold counts >= 0 with matches <= totals in every order")
+        raise ValueError(f"{name} must hold counts >= 0 with matches <= totals in every order")
+    if np.issubdtype(array.dtype, np.floating) and (array != np.round(array)).any():
+        raise ValueError(f"{name} must hold whole counts (statistics from stats_matrix), got "
+                         f"{array[array != np.round(array)][:3].tolist()}")
     return array
 
 
@@ -162,7 +174,23 @@ def resample_indices(n_items: int, n_resamples: int = 1000, seed: int | None = S
             raise TypeError(f"{name} must be an int, got {type(value).__name__}")
         if value < 1:
             raise ValueError(f"{name} must be >= 1, got {value}")
+    seed = _check_seed(seed)
     return np.random.default_rng(seed).choice(int(n_items), size=(int(n_resamples), int(n_items)), replace=True)
+
+
+def _check_seed(seed: object) -> int | None:
+    """``seed`` if it is None or an int >= 0 (what ``numpy.random.default_rng`` takes as a seed)."""
+    if seed is None:
+        return None
+    return check_int(seed, "seed", minimum=0)
+
+
+def _check_confidence(confidence: object) -> float:
+    """``confidence`` as a float strictly between 0 and 1, or an error naming it."""
+    try:
+        return check_number(confidence, "confidence", low=0, high=1, low_open=True, high_open=True)
+    except ValueError as error:
+        raise ValueError(f"{error} (0.95 for 95%)") from None
 
 
 def resampled_sums(matrix: np.ndarray, indices: np.ndarray) -> np.ndarray:
@@ -176,6 +204,10 @@ def resampled_sums(matrix: np.ndarray, indices: np.ndarray) -> np.ndarray:
     matrix, indices = np.asarray(matrix), np.asarray(indices)
     if matrix.ndim != 2 or indices.ndim != 2:
         raise ValueError(f"matrix and indices must be 2-D, got shapes {matrix.shape} and {indices.shape}")
+    if matrix.dtype.kind not in "iuf":
+        raise TypeError(f"matrix must hold numbers (statistics from stats_matrix), got dtype {matrix.dtype}")
+    if indices.size and indices.dtype.kind not in "iu":
+        raise TypeError(f"indices must be whole row numbers (from resample_indices), got dtype {indices.dtype}")
     n_resamples, n_items = indices.shape[0], matrix.shape[0]
     if indices.size and (indices.min() < 0 or indices.max() >= n_items):
         raise ValueError(f"indices must be between 0 and {n_items - 1} (rows of matrix)")
@@ -191,12 +223,19 @@ def order_statistic_interval(values: ArrayLike, confidence: float = 0.95) -> tup
     >>> order_statistic_interval(np.arange(1000))
     (25.0, 974.0)
     """
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        raise ValueError(f"confidence must be a number between 0 and 1 (0.95 for 95%), got {confidence!r}")
-    ordered = np.sort(np.asarray(values, dtype=float).ravel())
+    confidence = _check_confidence(confidence)
+    if isinstance(values, (str, bytes)):
+        raise TypeError("values must be numbers (resampled scores or differences), got str")
+    array = np.asarray(values)
+    if array.dtype.kind not in "iuf":  # str, bool, object
+        raise TypeError(f"values must be numbers (resampled scores or differences), got dtype {array.dtype}")
+    ordered = np.sort(array.astype(float).ravel())
     if ordered.size == 0:
         raise ValueError("values is empty")
+    if np.isnan(ordered).any():
+        raise ValueError("values contains NaN")
     k = math.floor(ordered.size * (1 - confidence) / 2 + 1e-9)
+    k = min(k, (ordered.size - 1) // 2)  # a confidence near 0: the middle, never an interval turned round
     return float(ordered[k]), float(ordered[ordered.size - 1 - k])
 
 
@@ -280,10 +319,13 @@ class PairedBootstrap:
 def _statistics_pair(stats_a, stats_b, names: tuple[str, str] = ("stats_a", "stats_b")):
     """Two systems' sentence statistics as matrices (:func:`stats_matrix` for lists of ``BleuStats``),
     checked to be of the same shape; ``names`` are the arguments named in the error."""
-    a, b = (stats_matrix(s) if isinstance(s, (list, tuple)) else _rows(s) for s in (stats_a, stats_b))
+    a, b = (_stats_matrix(s, name) if isinstance(s, (list, tuple)) else _rows(s, name)
+            for s, name in zip((stats_a, stats_b), names))
     if a.ndim != 2 or a.shape != b.shape:
         raise ValueError(f"{names[0]} and {names[1]} must be matrices of the same shape (same sentences, same max "
                          f"order), got {a.shape} and {b.shape}")
+    if a.shape[0] == 0:
+        raise ValueError(f"{names[0]} and {names[1]} have no sentences: the bootstrap resamples sentences")
     return a, b
 
 
@@ -291,8 +333,7 @@ def _resampled(a: np.ndarray, b: np.ndarray, signature: BleuSignature, *, n_resa
                confidence: float) -> PairedBootstrap:
     """The paired bootstrap of two statistics matrices from ``_statistics_pair``, scored with the
     weights and smoothing of ``signature`` (settings checked by whoever built it)."""
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be between 0 and 1 (0.95 for 95%), got {confidence!r}")
+    confidence, seed = _check_confidence(confidence), _check_seed(seed)
     indices = resample_indices(a.shape[0], n_resamples, seed)
     both = np.concatenate([a, b], axis=1)  # one pass over the draws for both systems
     sums = resampled_sums(both, indices)

@@ -20,6 +20,8 @@ import numpy as np
 from lmcore.bleu.bootstrap import (
     SACREBLEU_SEED,
     PairedBootstrap,
+    _check_confidence,
+    _check_seed,
     _resampled,
     _statistics_pair,
     sentence_stats_matrix,
@@ -153,6 +155,8 @@ class BLEU:
         >>> f"A = {result.score_a:.4f}, B = {result.score_b:.4f}, B wins in {result.wins_b:.0%}"
         'A = 0.7947, B = 0.8257, B wins in 70%'
         """
+        _check_confidence(confidence)  # before any counting, so that a bad setting is named at once
+        _check_seed(seed)
         if references is None:
             for name, system in (("system_a", system_a), ("system_b", system_b)):
                 first = system[0] if isinstance(system, (list, tuple)) and system else None

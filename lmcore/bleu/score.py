@@ -54,15 +54,18 @@ from __future__ import annotations
 
 import importlib
 import math
+import numbers
 import os
 import re
 import sys
 import warnings
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
+
+import numpy as np
 
 from lmcore.bleu.signature import TOKENIZERS, BleuSignature, check_flag, check_max_order
 
@@ -138,6 +141,14 @@ def references_from_streams(streams: Sequence[Sequence[str | None]]) -> list[lis
     """
     if isinstance(streams, str) or not isinstance(streams, Sequence) or not streams:
         raise TypeError("streams must be a non-empty list of reference streams (lists of str)")
+    for j, stream in enumerate(streams):
+        if isinstance(stream, (str, bytes)) or not isinstance(stream, Sequence):
+            raise TypeError(f"streams[{j}] must be a list of references (str or None), one per hypothesis, "
+                            f"got {type(stream).__name__}")
+        for i, ref in enumerate(stream):
+            if ref is not None and not isinstance(ref, (str, list, tuple)):
+                raise TypeError(f"streams[{j}][{i}] must be a reference (a str or a token list) or None, "
+                                f"got {type(ref).__name__}")
     lengths = {len(stream) for stream in streams}
     if len(lengths) != 1:
         raise ValueError(f"streams have different lengths {sorted(lengths)}; "
@@ -161,8 +172,13 @@ class BleuStats:
     ref_len: int
 
     def __post_init__(self):
-        object.__setattr__(self, "matches", tuple(self.matches))
-        object.__setattr__(self, "totals", tuple(self.totals))
+        for name in ("matches", "totals"):
+            value = getattr(self, name)
+            if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+                raise TypeError(f"{name} must be a tuple of counts, one per order, got {type(value).__name__}")
+            object.__setattr__(self, name, tuple(_count_of(x, f"{name}[{n}]") for n, x in enumerate(value)))
+        for name in ("hyp_len", "ref_len"):
+            object.__setattr__(self, name, _count_of(getattr(self, name), name))
         if not self.matches or len(self.matches) != len(self.totals):
             raise ValueError(f"matches and totals need one entry per order, "
                              f"got {self.matches} and {self.totals}")
@@ -185,6 +201,18 @@ class BleuStats:
 
     def __radd__(self, other):
         return self if other == 0 else NotImplemented  # sum() starts from 0
+
+
+def _count_of(value: object, name: str) -> int:
+    """``value`` as an int if it is a whole number (an int, a numpy int, or a float such as 3.0 that
+    sums of statistics give); a bool, a str or a fraction is no count."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a whole number (a count), got {type(value).__name__} {value!r}")
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if not (math.isfinite(value) and value == int(value)):
+        raise ValueError(f"{name} must be a whole number (a count), got {value!r}")
+    return int(value)
 
 
 def _one_sentence(references) -> list:
@@ -260,9 +288,13 @@ def _count(hyp: Sequence[str], refs: list, max_order: int, nltk_totals: bool, st
     matched = 0
     for n in range(1, max_order + 1):
         total = hyp_len - n + 1
-        stats[1 + max_order + n] += max(1, total) if nltk_totals else max(0, total)
-        if total <= 0 or (n > 1 and not matched):  # no (n-1)-gram match: no n-gram match either
-            matched = 0
+        if total <= 0:  # too short for this order and every higher one: no n-grams, no matches
+            if nltk_totals:  # nltk counts max(1, total) = 1 for each of them
+                for m in range(n, max_order + 1):
+                    stats[1 + max_order + m] += 1
+            return
+        stats[1 + max_order + n] += total
+        if n > 1 and not matched:  # no (n-1)-gram match: no n-gram match either
             continue
         most = Counter(_ngrams(refs[0], n))
         for ref in refs[1:]:
@@ -357,11 +389,17 @@ def brevity_penalty(hyp_len: int, ref_len: int) -> float:
     >>> round(brevity_penalty(2, 6), 4)
     0.1353
     """
+    hyp_len, ref_len = _count_of(hyp_len, "hyp_len"), _count_of(ref_len, "ref_len")
     if hyp_len < 0 or ref_len < 0:
         raise ValueError(f"lengths must be >= 0, got hyp_len={hyp_len}, ref_len={ref_len}")
     if hyp_len > ref_len:
         return 1.0
-    return math.exp(1.0 - ref_len / hyp_len) if hyp_len else 0.0
+    if not hyp_len:
+        return 0.0
+    try:
+        return math.exp(1.0 - ref_len / hyp_len)
+    except OverflowError:  # r / c beyond a float: the penalty is as good as exp(-inf)
+        return 0.0
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,15 @@ TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 PRETOKENIZED = "pretokenized"  # the tokenizer named in the signature when token lists are given
 
 
+# The largest max order BLEU takes: each score lists a weight and a precision per order, so a
+# max order of a billion would be a billion of each (4 is the standard; no sentence has n-grams
+# of an order longer than itself).
+_MAX_ORDER_LIMIT = 1000
+
+
 def check_max_order(max_order: object) -> None:
-    """Raise TypeError unless ``max_order`` is an int, ValueError unless it is >= 1.
+    """Raise TypeError unless ``max_order`` is an int, ValueError unless it is between 1 and 1000
+    (a score lists a weight and a precision per order; 4 is the standard).
 
     >>> check_max_order(4)
     """
@@ -31,6 +38,8 @@ def check_max_order(max_order: object) -> None:
         raise TypeError(f"max_order must be an int, got {type(max_order).__name__}")
     if max_order < 1:
         raise ValueError(f"max_order must be >= 1, got {max_order}")
+    if max_order > _MAX_ORDER_LIMIT:
+        raise ValueError(f"max_order must be at most {_MAX_ORDER_LIMIT} (BLEU's standard is 4), got {max_order}")
 
 
 def check_flag(name: str, value: object) -> bool:
@@ -59,11 +68,19 @@ def _resolve_weights(weights, max_order: int) -> tuple[float, ...]:
     for n, weight in enumerate(weights):
         if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
             raise TypeError(f"weights[{n}] must be a number, got {type(weight).__name__}")
-        if not 0 <= weight < math.inf:
+        if not 0 <= _float(weight) < math.inf:
             raise ValueError(f"weights[{n}] is {weight}; weights must be finite and >= 0")
     if not any(weights):
         raise ValueError("weights are all zero")
     return tuple(map(float, weights))
+
+
+def _float(value: numbers.Real) -> float:
+    """``value`` as a float; an int beyond a float's range is ±inf (then refused as infinite)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def _check_settings(*, tokenize: str, lowercase: bool, smooth_method: str, smooth_value: float | None,
@@ -90,7 +107,7 @@ def _check_settings(*, tokenize: str, lowercase: bool, smooth_method: str, smoot
     if value is not None and default is None:
         raise ValueError(f"smooth_value is only used by 'floor' and 'add-k', not {smooth_method!r}")
     if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Real)
-                              or not 0 <= value < math.inf):
+                              or not 0 <= _float(value) < math.inf):
         raise ValueError(f"smooth_value must be a finite number >= 0, got {value!r}")
     return {**flags, "weights": resolved_weights,
             "smooth_value": None if default is None else float(default if value is None else value)}

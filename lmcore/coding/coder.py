@@ -20,38 +20,36 @@ point, a uniform choice among 0x110000. So every test text is coded exactly, nev
 
 How a token is coded: ``levels`` (the model's probabilities as rows).
 
-Format of the bytes: the number of sentences as a LEB128 varint, then the coder's 32-bit
-words, little-endian. Each sentence ends with the model's ``</s>``.
+The bytes are a short header (the counts and a checksum: ``container``), then the code.
 
 >>> from lmcore.ngram import AddK
 >>> model = AddK(2).fit([["a", "b"], ["b", "a", "b"]])
 >>> coded = encode(model, [["a", "b", "b"]])
 >>> decode(coded.data, model)
 [['a', 'b', 'b']]
->>> f"{coded.surprisal_bits:.4f} bits of surprisal in {len(coded.data)} bytes"  # a header byte, one 32-bit word
-'6.6147 bits of surprisal in 5 bytes'
+>>> f"{coded.surprisal_bits:.4f} bits of surprisal in {len(coded.data)} bytes"  # a 6-byte header, one 32-bit word
+'6.6147 bits of surprisal in 10 bytes'
+>>> decode(coded.data[:-1], model)
+Traceback (most recent call last):
+...
+ValueError: data ends before the 1 coded sentence does: 1 byte of its code is missing (the header counts 4 bytes ...
 """
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import lzma
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from lmcore.checks import check_sentences, check_str
+from lmcore.checks import check_sentences
+from lmcore.coding.container import _checksum, _many, _pack, _unpack
 from lmcore.coding.levels import CODE_POINTS, METHODS, Predictor, check_coding_model
 from lmcore.lm import LanguageModel, Sentences
 from lmcore.ngram import KneserNey, flatten_sentences
 from lmcore.text import EOS_ID, UNK_ID, Vocabulary
 
-__all__ = [
-    "CodedText", "fit_speller", "Coder", "encode", "decode",
-    "surprisal_bits", "join_text", "compressed_sizes",
-]
+__all__ = ["CodedText", "fit_speller", "Coder", "encode", "decode", "surprisal_bits"]
 
 # --- coding real text -----------------------------------------------------------------------
 
@@ -104,25 +102,6 @@ def fit_speller(sentences: Sentences, order: int = 3, min_count: int = 2) -> Kne
     words = [list(word) for word in sorted(set(tokens))]
     vocab = Vocabulary.build(words, min_count)
     return KneserNey(order).fit(words, vocab=vocab)
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
-        n >>= 7
-        if not n:
-            return bytes(out)
-
-
-def _read_varint(data: bytes) -> tuple[int, int]:
-    n = shift = 0
-    for i, byte in enumerate(data[:10]):
-        n |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return n, i + 1
-        shift += 7
-    raise ValueError("data does not start with a sentence count: these are not bytes from lmcore.coding.encode")
 
 
 def _check_sentences(sentences: object) -> list[list[str]]:
@@ -232,9 +211,8 @@ class Coder:
         model, speller = self.model, self.speller
         self._current_rows()
         sentences = _check_sentences(sentences)
-        header = _varint(len(sentences))
         if not sentences:
-            return CodedText(header, 0, 0, 0, 0, 0.0)
+            return CodedText(_pack([], b""), 0, 0, 0, 0, 0.0)
         logprobs = model.token_logprobs(sentences)  # also refuses <s> and </s> inside a sentence
         if np.isneginf(logprobs).any():
             raise ValueError("a token of sentences has probability 0 under the model, so no code can hold it "
@@ -265,7 +243,7 @@ class Coder:
                         encoder.encode(ord(char), self._code_point)
                         n_code_points += 1
         self._check_against_models(word_bits, logprobs, spelling_bits, unknown)
-        data = header + encoder.get_compressed().astype("<u4", copy=False).tobytes()
+        data = _pack(sentences, encoder.get_compressed().astype("<u4", copy=False).tobytes())
         total = float(np.sum(word_bits) + np.sum(spelling_bits)) + n_code_points * math.log2(CODE_POINTS)
         return CodedText(data, len(sentences), len(word_bits), len(unknown), n_code_points, total)
 
@@ -293,25 +271,25 @@ class Coder:
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"data must be bytes, got {type(data).__name__}")
         data = bytes(data)
+        n_sentences, counts, checksum, code = _unpack(data)
         self._current_rows()
-        n_sentences, start = _read_varint(data)
-        if (len(data) - start) % 4:
-            raise ValueError("data has a broken tail (not whole 32-bit words): these are not bytes from encode")
-        decoder = self._queue.RangeDecoder(np.frombuffer(data[start:], dtype="<u4").astype(np.uint32))
+        decoder = self._queue.RangeDecoder(np.frombuffer(code, dtype="<u4").astype(np.uint32))
 
-        # A text that never ends is no text encode wrote. Bound in bits, not symbols: a real text's symbols hold
-        # about as many bits of surprisal as the data has (twice, for rounding; a share below 2^-20 counts 20).
+        # Altered code, or another model, may read a text that never ends. Bound in bits, not symbols: a real text's
+        # symbols hold about as many bits as the data has (twice, for rounding; a share below 2^-20 counts 20).
         allowed, spent = 16 * len(data) + 128, 0.0
 
         def read(row: np.ndarray) -> int:
             nonlocal spent
             if row.size == 1:
                 return 0
-            index = int(decoder.decode(self._family, row[None, :])[0])
+            index = int(_take(decoder, self._family, row[None, :])[0])
             share = row[index] / row.sum()
             spent += 20.0 if share < 2**-20 else -math.log2(share)
             if spent > allowed:
-                raise ValueError("data does not end where a text would: these are not bytes this model coded")
+                raise ValueError(f"data does not end where a text would: the {_many(n_sentences, 'coded sentence')} "
+                                 "read on far past the bits the code holds; it was altered, or coded with another "
+                                 "model, speller or method")
             return index
 
         words, vocab = self.words, self.model.vocab
@@ -326,11 +304,15 @@ class Coder:
                 if token_id != UNK_ID:
                     sentence.append(vocab.tokens[token_id])
                 elif self.spelling is None:
-                    raise ValueError("data holds an unknown word, but no speller was given to spell it")
+                    raise ValueError("data holds an unknown word, but no speller was given to spell it (or the data "
+                                     "was altered)")
                 else:
                     sentence.append(self._read_word(decoder, read))
                 ids.append(token_id)
             sentences.append(sentence)
+        if _checksum(sentences, counts, code) != checksum:
+            raise ValueError("checksum mismatch: the data was altered, or it was coded with another model, speller "
+                             "or method than the ones decoding it")
         return sentences
 
     def _read_word(self, decoder, read) -> str:
@@ -341,8 +323,18 @@ class Coder:
             char_id = spelling.decode(spelling.context(history), read)
             if char_id == EOS_ID:
                 return "".join(chars)
-            chars.append(chr(int(decoder.decode(self._code_point))) if char_id == UNK_ID else tokens[char_id])
+            chars.append(chr(int(_take(decoder, self._code_point))) if char_id == UNK_ID else tokens[char_id])
             history.append(char_id)
+
+
+def _take(decoder, *model):
+    """The next symbol(s) of ``decoder``; constriction's ``AssertionError`` for code that no row can have
+    written as the ``ValueError`` it means here."""
+    try:
+        return decoder.decode(*model)
+    except AssertionError as error:
+        raise ValueError(f"the code is not valid for the model's probabilities ({error}): the data was altered, or "
+                         "coded with another model, speller or method") from None
 
 
 def encode(model: LanguageModel, sentences: Sentences, speller: LanguageModel | None = None, *,
@@ -369,41 +361,9 @@ def decode(data: bytes, model: LanguageModel, speller: LanguageModel | None = No
            method: str = "auto") -> list[list[str]]:
     """The sentences :func:`encode` coded into ``data``, with the same ``model``, ``speller`` and ``method``.
 
+    ``ValueError`` for data that is cut short, goes on past its code, or was altered (or is
+    decoded with another model, speller or method): the module's "Format of the bytes".
+
     Introduced in notebooks/03_cross_entropy.ipynb, section "Compression is prediction".
     """
     return Coder(model, speller, method=method).decode(data)
-
-
-# --- the same bytes for everyone -------------------------------------------------------------
-
-
-def join_text(sentences: Sentences, separator: str = " ") -> str:
-    """The text of tokenized ``sentences``: tokens joined by ``separator``, one sentence per line.
-
-    This is the text the coder's bits per character refer to, and the bytes (UTF-8) the
-    general-purpose compressors get: every character counts, spaces and line breaks too.
-
-    >>> join_text([["in", "the"], ["beginning"]])
-    'in the\\nbeginning'
-    >>> join_text([["迈", "向"]], separator="")
-    '迈向'
-    """
-    separator = check_str(separator, "separator")
-    sentences = check_sentences(sentences, "sentences", allow_empty=True)
-    return "\n".join(separator.join(sentence) for sentence in sentences)
-
-
-def compressed_sizes(data: bytes) -> dict[str, int]:
-    """Bytes that gzip, bz2 and lzma need for ``data``, each at its strongest standard setting (9).
-
-    >>> sizes = compressed_sizes(b"abracadabra " * 100)
-    >>> list(sizes), sizes["gzip"] < 1200
-    (['gzip', 'bz2', 'lzma'], True)
-    """
-    if not isinstance(data, (bytes, bytearray)):
-        raise TypeError(f"data must be bytes (text.encode('utf-8')), got {type(data).__name__}")
-    return {
-        "gzip": len(gzip.compress(data, compresslevel=9, mtime=0)),
-        "bz2": len(bz2.compress(data, 9)),
-        "lzma": len(lzma.compress(data, preset=9)),
-    }

@@ -33,8 +33,8 @@ aggregation      corpus                  corpus        corpus                mea
 ===============  ======================  ============  ====================  ======================
 
 The model side of the conventions (padding, |V|) is ``lmcore.ngram.Convention``;
-``convention="nltk"`` reproduces nltk.lm's MLE, Laplace and Lidstone perplexities
-exactly (tests/parity/test_nltk_parity.py).
+``convention="nltk"`` reproduces nltk.lm's MLE, Laplace and Lidstone at every context
+length (tests/parity/test_nltk_parity.py).
 
 lmcore never drops a zero-probability token silently (SRILM does, as "zeroprobs"):
 the perplexity is ``inf`` and :attr:`PerplexityResult.zero_probability_tokens` names
@@ -196,4 +196,4 @@ def sentence_perplexities(model: LanguageModel, sentences: Sentences, *, unknown
     totals = np.bincount(scores.sentence_index[in_sum], weights=logprobs[in_sum], minlength=n)
     counts = np.bincount(scores.sentence_index[in_count], minlength=n)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return np.exp(-totals / counts)
+        return np.where(counts > 0, np.exp(-totals / np.maximum(counts, 1)), np.nan)

@@ -63,6 +63,10 @@ def perplexity_table(split: tuple[Sentences, Sentences, Sentences], orders: Sequ
     if not (isinstance(split, Sequence) and len(split) == 3):
         raise TypeError("split must be (train, heldout, test), as lmcore.text.split_sentences returns")
     train, heldout, test = split
+    for name, value in (("orders", orders), ("methods", methods)):
+        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+            raise TypeError(f"{name} must be a list (orders=[1, 2, 3], methods=['kneser-ney']), "
+                            f"got {type(value).__name__}")
     orders = tuple(check_order(n) for n in orders)
     unknown = [m for m in methods if m not in SMOOTHING_METHODS]
     if unknown or not methods or not orders:
@@ -71,6 +75,8 @@ def perplexity_table(split: tuple[Sentences, Sentences, Sentences], orders: Sequ
         )
     if vocab is None:
         vocab = Vocabulary.build([flatten_sentences(train, "split.train")[0]])
+    if "interpolation" in methods and isinstance(heldout, Sequence) and len(heldout) == 0:
+        raise ValueError("split.heldout is empty: interpolation fits its λ on held-out sentences")
     table = np.empty((len(methods), len(orders)))
     for i, method in enumerate(methods):
         for j, order in enumerate(orders):

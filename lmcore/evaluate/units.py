@@ -30,7 +30,8 @@ never saw costs its Unicode code point, log2(0x110000) = 20.09 bits (:func:`spel
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import numbers
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,7 +39,7 @@ import numpy as np
 from lmcore.checks import check_int, check_sentences, check_str
 from lmcore.coding import CODE_POINTS
 from lmcore.evaluate.scoring import PerplexityResult, evaluate
-from lmcore.lm import LanguageModel, Sentences
+from lmcore.lm import LanguageModel, Sentences, check_language_model
 from lmcore.text import METASPACE, UNK_ID
 
 __all__ = ["UNITS", "texts", "characters", "count_characters", "spelling_bits", "UnitScore", "score_text",
@@ -89,7 +90,10 @@ def count_characters(sentence_texts: Sequence[str]) -> int:
 
     Introduced in notebooks/07_neural_models.ipynb, section "Perplexity depends on the unit".
     """
-    if isinstance(sentence_texts, str) or not all(isinstance(t, str) for t in sentence_texts):
+    if isinstance(sentence_texts, Iterable) and not isinstance(sentence_texts, (Sequence, str, bytes)):
+        sentence_texts = list(sentence_texts)  # a generator: read once, counted once
+    if isinstance(sentence_texts, (str, bytes)) or not isinstance(sentence_texts, Sequence) \
+            or not all(isinstance(t, str) for t in sentence_texts):
         raise TypeError("sentence_texts must be a list of str, one per sentence (see lmcore.evaluate.texts)")
     return sum(len(t) + 1 for t in sentence_texts)
 
@@ -106,8 +110,12 @@ def spelling_bits(speller: LanguageModel, words: Sequence[str]) -> float:
     >>> spelling_bits(speller, []), round(spelling_bits(speller, ["é"]) - spelling_bits(speller, ["a"]), 2) > 19
     (0.0, True)
     """
-    if isinstance(words, str) or not all(isinstance(w, str) and w for w in words):
+    if isinstance(words, Iterable) and not isinstance(words, (Sequence, str, bytes)):
+        words = list(words)  # a generator: read once
+    if isinstance(words, (str, bytes)) or not isinstance(words, Sequence) \
+            or not all(isinstance(w, str) and w for w in words):
         raise TypeError("words must be a list of non-empty str")
+    check_language_model(speller, "speller")
     if not words:
         return 0.0
     logprobs = speller.token_logprobs([list(w) for w in words])
@@ -153,6 +161,10 @@ def score_text(model: LanguageModel, sentences: Sentences, n_characters: int,
     """
     n_characters = check_int(n_characters, "n_characters")  # see count_characters
     sentences = _sentences(sentences)
+    if speller is not None:
+        check_language_model(speller, "speller")
+    if result is not None and not isinstance(result, PerplexityResult):
+        raise TypeError(f"result must be a PerplexityResult (evaluate(model, sentences)), got {type(result).__name__}")
     if result is None:
         result = evaluate(model, sentences)
     elif result.n_tokens != sum(len(s) + 1 for s in sentences) or (result.unknown, result.eos) != ("unk", "count"):
@@ -170,8 +182,39 @@ def score_text(model: LanguageModel, sentences: Sentences, n_characters: int,
 def per_character(bits_per_token: float, n_tokens: int, n_characters: int) -> float:
     """Bits per token to bits per character: ``bits_per_token * n_tokens / n_characters`` (no spelling).
 
+    ``bits_per_token`` is a number >= 0 (``inf`` passes: a token of probability 0 costs infinitely
+    many bits); ``n_tokens`` and ``n_characters`` are counts, at least 1.
+
     >>> per_character(6.0, 100, 500)      # 600 bits over 500 characters
     1.2
+    >>> per_character(-3.0, 100, 500)
+    Traceback (most recent call last):
+    ...
+    ValueError: bits_per_token must be at least 0 (bits are -log2 of a probability <= 1), got -3.0
     """
+    bits = _bits(bits_per_token, "bits_per_token")
     n_tokens, n_characters = check_int(n_tokens, "n_tokens"), check_int(n_characters, "n_characters")
-    return bits_per_token * n_tokens / n_characters
+    if bits == 0:
+        return 0.0
+    try:
+        return bits * n_tokens / n_characters
+    except OverflowError:  # counts beyond a float's range: their ratio may still be one
+        try:
+            return bits * (n_tokens / n_characters)
+        except OverflowError:
+            return math.inf
+
+
+def _bits(value: object, name: str) -> float:
+    """A number of bits as a float: a real number >= 0 (not a bool, not a str, not NaN); ``inf`` passes."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf if value > 0 else -math.inf
+    if math.isnan(number):
+        raise ValueError(f"{name} is NaN, not a number of bits")
+    if number < 0:
+        raise ValueError(f"{name} must be at least 0 (bits are -log2 of a probability <= 1), got {value}")
+    return number

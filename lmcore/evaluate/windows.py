@@ -49,17 +49,22 @@ def _check(n_tokens, window, stride) -> tuple[int, int, int]:
 class WindowPlan:
     """The forward passes of a sliding-window evaluation of ``n_tokens`` tokens.
 
-    ``starts``: where each pass's window begins; ``n_passes`` of them;
-    ``positions_computed``: the predictions the passes compute in all (each window's length),
-    the cost; ``positions_computed / n_tokens`` is how many times each token is computed on average.
+    ``n_passes``: how many windows; ``positions_computed``: the predictions the passes compute in
+    all (each window's length), the cost; ``positions_computed / n_tokens`` is how many times
+    each token is computed on average. Both are formulas, so a plan of a billion tokens costs
+    nothing; ``starts``, where each pass's window begins, is listed only when asked for.
     """
 
     n_tokens: int
     window: int
     stride: int
-    starts: np.ndarray
     n_passes: int
     positions_computed: int
+
+    @property
+    def starts(self) -> np.ndarray:
+        """Where each pass's window begins: 0, stride, 2 stride, ... (``n_passes`` of them)."""
+        return np.arange(self.n_passes, dtype=np.int64) * self.stride
 
 
 def window_plan(n_tokens: int, window: int, stride: int) -> WindowPlan:
@@ -72,12 +77,15 @@ def window_plan(n_tokens: int, window: int, stride: int) -> WindowPlan:
 
     >>> window_plan(1000, 100, 100).n_passes, window_plan(1000, 100, 1).n_passes
     (10, 901)
+    >>> window_plan(10**9, 1024, 1).n_passes        # a formula: nothing the size of the text is made
+    999998977
     """
     n_tokens, window, stride = _check(n_tokens, window, stride)
-    n_passes = 1 + math.ceil(max(0, n_tokens - window) / stride)
-    starts = np.arange(n_passes) * stride
-    computed = int(np.minimum(starts + window, n_tokens).sum() - starts.sum())
-    return WindowPlan(n_tokens, window, stride, starts, n_passes, computed)
+    n_passes = 1 + -(-max(0, n_tokens - window) // stride)  # whole numbers: exact for any length
+    # every pass but the last computes a whole window; the last one, from its start to the end
+    last_start = (n_passes - 1) * stride
+    computed = (n_passes - 1) * window + n_tokens - last_start
+    return WindowPlan(n_tokens, window, stride, n_passes, computed)
 
 
 def context_in_window(n_tokens: int, window: int, stride: int) -> np.ndarray:
@@ -90,6 +98,9 @@ def context_in_window(n_tokens: int, window: int, stride: int) -> np.ndarray:
     [0, 1, 2, 0, 1, 2]
     """
     n_tokens, window, stride = _check(n_tokens, window, stride)
+    # a window longer than the text is the whole text (so is its stride): the same contexts, in int64
+    window = min(window, n_tokens)
+    stride = min(stride, window)
     t = np.arange(n_tokens)
     later = t >= window
     # token t >= W is scored by the pass j = ceil((t - W + 1) / s), whose window starts at j s
@@ -126,7 +137,15 @@ def windowed_score(table: ArrayLike, window: int, stride: int, positions: ArrayL
     >>> f"{windowed_score(table, 1, 1).perplexity:.4f}", f"{windowed_score(table, 2, 1).perplexity:.4f}"
     ('2.0000', '1.4620')
     """
-    table = np.asarray(table, dtype=float)
+    if isinstance(table, (str, bytes)):
+        raise TypeError("table must be a (k + 1) x N array of log-probabilities, got str")
+    try:
+        array = np.asarray(table)
+    except (TypeError, ValueError):  # ragged rows
+        raise ValueError("table must be a (k + 1) x N array of log-probabilities: its rows differ in length") from None
+    if array.dtype.kind not in "iuf":  # str, bool, object, complex
+        raise TypeError(f"table must hold numbers (natural-log probabilities), got dtype {array.dtype}")
+    table = array.astype(float)
     if table.ndim != 2 or table.shape[0] < 1 or table.shape[1] < 1:
         raise ValueError(f"table must be a (k + 1) x N array of log-probabilities, got shape {table.shape}")
     if np.any(table > 0) or np.isnan(table).any():
@@ -141,6 +160,7 @@ def windowed_score(table: ArrayLike, window: int, stride: int, positions: ArrayL
     full = np.minimum(positions, k)  # all the context the model can use
     used = np.minimum(context_in_window(n_tokens, window, stride), full)
     logprobs = table[used, np.arange(n_tokens)]
-    bits = -float(logprobs.sum()) / math.log(2)
+    bits = -float(logprobs.sum()) / math.log(2) + 0.0
     per_token = bits / n_tokens
-    return WindowedScore(plan, used, logprobs, bits, per_token, 2.0**per_token, float(np.mean(used == full)))
+    perplexity = 2.0**per_token if per_token < 1024 else math.inf  # 2 ** 1024 is beyond the largest float
+    return WindowedScore(plan, used, logprobs, bits, per_token, perplexity, float(np.mean(used == full)))

@@ -14,6 +14,7 @@ Not yet: 0.8018 is what you get with the natural log: that is nats; divide by ln
 from __future__ import annotations
 
 import math
+import numbers
 
 from lmcore.exercises.feedback import Feedback, check_choice, check_number
 from lmcore.i18n import tr, translatable
@@ -35,12 +36,20 @@ __all__ = [
 
 def _check(answer: object, expected: float, digits: int, mistakes: dict[float, str]) -> Feedback:
     """:func:`check_number` at ``digits`` significant digits; NaN and ∞ get a 0 · log 0 hint."""
-    if isinstance(answer, float) and (math.isnan(answer) or math.isinf(answer)):
+    if _not_finite(answer):
         return Feedback(False, tr("Not yet: {answer} is what numpy gives for 0 · log2(0); by convention "
                                   "0 · log 0 = 0 (p log p goes to 0 as p goes to 0), so an impossible "
                                   "outcome contributes nothing.", answer=answer))
     decimals = max(0, digits - 1 - math.floor(math.log10(abs(expected))))
     return check_number(answer, expected, mistakes=mistakes, digits=max(4, decimals), sig_digits=digits)
+
+
+def _not_finite(answer: object) -> bool:
+    """Whether ``answer`` is a NaN or an infinity computed in floats (a numpy float too), what
+    0 · log2(0) gives; an int is never one, however large."""
+    if isinstance(answer, (bool, numbers.Integral)) or not isinstance(answer, numbers.Real):
+        return False
+    return not math.isfinite(float(answer))
 
 
 def _entropy(p, log=math.log2) -> float:

@@ -14,6 +14,7 @@ vocabulary entry (100).
 from __future__ import annotations
 
 import math
+import numbers
 
 from lmcore.exercises.feedback import Feedback, check_choice, check_number
 from lmcore.i18n import tr, translatable
@@ -38,8 +39,8 @@ SIG_DIGITS = 3
 
 def _check_count(answer: object, right: int, mistakes: dict[float, str]) -> Feedback:
     """A count is right only as the whole number itself."""
-    if isinstance(answer, (int, float)) and not isinstance(answer, bool) and math.isfinite(answer) \
-            and answer != round(answer):
+    if isinstance(answer, numbers.Real) and not isinstance(answer, (bool, numbers.Integral)) \
+            and math.isfinite(answer) and answer != round(answer):  # an int is whole, however large
         return Feedback(False, tr("Not yet: a count is a whole number, got {answer}.", answer=answer))
     return check_number(answer, right, digits=0, rel_tol=1e-12, mistakes=mistakes)
 

@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import html
 import math
+import numbers
 from dataclasses import dataclass
+from decimal import Decimal
+
+import numpy as np
 
 from lmcore.checks import check_int
+from lmcore.checks import check_number as _check_real
 from lmcore.i18n import tr
 
 __all__ = ["Feedback", "unanswered", "check_choice", "check_number", "half_unit"]
@@ -64,23 +69,28 @@ def check_number(answer: object, expected: float, *, mistakes: dict[float, str] 
     >>> print(check_number(1.3, 1.3219, sig_digits=3))
     Not yet: 1.3 is close, but the exercise asks for 3 significant digits.
     """
+    expected = _check_real(expected, "expected")
+    digits = check_int(digits, "digits", minimum=0)
+    rel_tol = _check_real(rel_tol, "rel_tol", low=0)
+    if sig_digits is not None:
+        sig_digits = check_int(sig_digits, "sig_digits")
+    for value in mistakes or {}:
+        _check_real(value, f"mistakes key {value!r}")
     if answer is None:
         return unanswered()
-    if isinstance(answer, bool) or not isinstance(answer, (int, float)):
-        try:
-            answer = float(answer)
-        except (TypeError, ValueError):
-            return Feedback(False, tr("Not yet: expected a number, got {answer}.", answer=repr(answer)))
+    original, answer = answer, _as_number(answer)
+    if answer is None:
+        return Feedback(False, tr("Not yet: expected a number, got {answer}.", answer=repr(original)))
     if sig_digits is None:
         def agrees(value: float) -> bool:
             return math.isclose(answer, value, rel_tol=rel_tol)
-        shown = f"{answer:.{digits}f}"
+        shown = f"{answer:.{digits}f}" if not abs(answer) >= 1e15 else f"{answer:.6g}"  # no 300-digit numbers
     else:
-        sig_digits = check_int(sig_digits, "sig_digits")
-
         def agrees(value: float, digits_needed: int = sig_digits) -> bool:
             return abs(answer - value) <= half_unit(value, digits_needed) * (1 + 1e-9)  # a hair for float rounding
         shown = f"{answer:.{max(digits, sig_digits) + 2}g}"
+    if math.isinf(answer) and isinstance(original, numbers.Integral):  # an int beyond a float: its digits
+        shown = f"{Decimal(int(original)):.6g}"
     if agrees(expected):
         return Feedback(True, tr("Correct: {value}.", value=f"{expected:.{digits}f}"))
     for value, hint in (mistakes or {}).items():
@@ -92,6 +102,20 @@ def check_number(answer: object, expected: float, *, mistakes: dict[float, str] 
     return Feedback(False, tr("Not yet: {answer} is not it. Check each step against the text above.", answer=shown))
 
 
+def _as_number(answer: object) -> float | None:
+    """An answer as a float, or None if it is no number: an int or a float (an int beyond a float's
+    range is ±inf), a numpy number, a fraction, or a number typed as text ("0.6"); a bool is no
+    number answer (True would otherwise count as 1)."""
+    if isinstance(answer, (bool, np.bool_)):
+        return None
+    try:
+        return float(answer)
+    except OverflowError:  # an int (or a fraction) beyond a float's range
+        return math.inf if answer > 0 else -math.inf
+    except (TypeError, ValueError):
+        return None
+
+
 def half_unit(value: float, sig_digits: int) -> float:
     """Half a unit of the ``sig_digits``-th significant digit of ``value``: the widest an answer
     rounded to ``sig_digits`` significant digits can be from it.
@@ -99,6 +123,9 @@ def half_unit(value: float, sig_digits: int) -> float:
     >>> half_unit(1.3219, 3), half_unit(0.000952, 3), half_unit(57.54, 3)
     (0.005, 5e-07, 0.05)
     """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"value must be a number, got {type(value).__name__}")
+    sig_digits = check_int(sig_digits, "sig_digits")
     if value == 0 or not math.isfinite(value):
         return 0.0
     unit = 10.0 ** (math.floor(math.log10(abs(value))) - sig_digits + 1)

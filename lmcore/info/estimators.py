@@ -26,6 +26,7 @@ the distribution is unknown: all we have is a sample of ``n`` tokens, with count
 from __future__ import annotations
 
 import math
+import numbers
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ import numpy as np
 
 from lmcore.checks import check_base, check_int
 from lmcore.info import measures as info
+from lmcore.info.sources import _generator, _Source
 
 if TYPE_CHECKING:
     from lmcore.info.sources import IIDSource, MarkovSource, MixtureSource
@@ -64,34 +66,55 @@ def _per_nat(base) -> float:
 
 
 def _counts(counts, name: str = "counts") -> np.ndarray:
-    """Counts (a sequence, an array, or a dict such as a ``Counter``) as a 1-d int64 array, checked."""
+    """Counts (a sequence, an array, or a dict such as a ``Counter``) as a 1-d float array, checked:
+    whole numbers >= 0 (not bools, not strings), not all 0. Floats, so that counts beyond int64
+    (or whose sum is) still give the right frequencies."""
     if isinstance(counts, Mapping):
         counts = list(counts.values())
     if isinstance(counts, (str, bytes)):
         raise TypeError(f"{name} must be a sequence or dict of counts, got {type(counts).__name__}; "
                         "use token_counts(tokens) to count tokens")
     try:
-        array = np.asarray(counts, dtype=float)
+        array = np.asarray(counts)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must contain only numbers (counts of each type)") from None
+    if array.dtype == object and all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in array.flat):
+        array = np.array([_float(x) for x in array.flat]).reshape(array.shape)  # ints beyond int64
+    if array.dtype.kind not in "iuf":  # str, bool, None, lists inside ...
+        raise TypeError(f"{name} must contain only numbers (counts of each type)")
+    array = array.astype(float)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-d list of counts, got shape {array.shape}")
     if not np.all(np.isfinite(array)) or (array < 0).any() or (array != np.round(array)).any():
         raise ValueError(f"{name} must be non-negative whole numbers, got {array[:5].tolist()}...")
     if array.sum() == 0:
         raise ValueError(f"{name} are all 0: an estimate needs at least one observed token")
-    return array.astype(np.int64)
+    if not math.isfinite(array.sum()):
+        raise ValueError(f"{name} add up to more than a float holds")
+    return array
+
+
+def _float(value) -> float:
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond a float's range
+        return math.inf if value > 0 else -math.inf
 
 
 def _ids(sequence, name: str) -> np.ndarray:
-    """A sequence of hashable tokens (or an int array) as an int array of type ids 0..K-1."""
+    """A sequence of hashable tokens (or an int array) as an int array of type ids 0..K-1 (an int
+    array's own ids if they are small, else renumbered in their order)."""
     if isinstance(sequence, np.ndarray) and np.issubdtype(sequence.dtype, np.integer):
         if sequence.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got shape {sequence.shape}")
         if sequence.size and sequence.min() < 0:
             raise ValueError(f"{name} holds negative ids; integer symbols must be 0, 1, 2, ...")
+        if sequence.size and sequence.max() >= max(2 * sequence.size, 1024):
+            return np.unique(sequence, return_inverse=True)[1].astype(np.int64).ravel()  # no table of max ids
         ids = sequence.astype(np.int64)
     else:
+        if isinstance(sequence, np.ndarray) and sequence.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional, got shape {sequence.shape}")
         if not isinstance(sequence, Iterable):
             raise TypeError(f"{name} must be a sequence of tokens, got {type(sequence).__name__}")
         if not isinstance(sequence, (Sequence, np.ndarray)):
@@ -107,19 +130,29 @@ def _ids(sequence, name: str) -> np.ndarray:
     return ids
 
 
+def _seed(seed) -> int | None:
+    """``seed`` checked: None or an int >= 0."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+        raise TypeError(f"seed must be an int or None, got {seed!r}")
+    if seed is not None and seed < 0:
+        raise ValueError(f"seed must be at least 0, got {seed}")
+    return seed
+
+
 # --- estimates from counts ------------------------------------------------------------------
 
 
 def token_counts(tokens: Iterable[Hashable]) -> np.ndarray:
     """The count of each distinct token in ``tokens`` (order of first appearance), as an int array.
 
-    ``tokens`` is a flat sequence (a string counts its characters).
+    ``tokens`` is a flat sequence (a string counts its characters), or an int array of ids
+    (counted in the order of the ids).
 
     >>> token_counts("abracadabra").tolist()
     [5, 2, 2, 1, 1]
     """
     if isinstance(tokens, np.ndarray) and np.issubdtype(tokens.dtype, np.integer):
-        ids = _ids(tokens, "tokens")
+        ids = _ids(tokens, "tokens")  # small ids as they are, large ones renumbered in their order
         counts = np.bincount(ids)
         return counts[counts > 0]
     try:
@@ -156,7 +189,7 @@ def miller_madow_correction(counts: Sequence[int] | np.ndarray | Mapping[Any, in
     0.0144
     """
     c = _counts(counts)
-    k, n = int((c > 0).sum()), int(c.sum())
+    k, n = int((c > 0).sum()), float(c.sum())
     return (k - 1) / (2 * n) * _per_nat(base)
 
 
@@ -204,29 +237,23 @@ def entropy_growth(tokens: Iterable[Hashable] | Mapping[Any, int], sizes: Sequen
     >>> entropy_growth({"a": 500, "b": 500}, sizes=[1, 1000]).plugin.tolist()
     [0.0, 1.0]
     """
+    seed = _seed(seed)
     if isinstance(tokens, Mapping):
         if seed is None:
             raise ValueError("seed must be an int when tokens is a dict of counts: counts have no order to keep")
         counts = _counts(tokens, "tokens")
-        ids = np.repeat(np.arange(counts.size), counts)
+        if counts.sum() > _MAX_SHUFFLED:
+            raise ValueError(f"tokens stands for {counts.sum():,.0f} tokens; entropy_growth shuffles them one by one, "
+                             f"at most {_MAX_SHUFFLED:,}: pass the counts of a sample of the text")
+        ids = np.repeat(np.arange(counts.size), counts.astype(np.int64))
     else:
         ids = _ids(tokens, "tokens")
     total = ids.size
     if sizes is None:
         steps = [m * 10**e for e in range(1, len(str(total)) + 1) for m in (1, 3)]
         sizes = [size for size in steps if size < total] + [total]
-    try:
-        sizes = np.asarray(sizes, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError("sizes must be a list of whole numbers") from None
-    if sizes.ndim != 1 or sizes.size == 0 or (sizes != np.round(sizes)).any():
-        raise ValueError(f"sizes must be a non-empty list of whole numbers, got {sizes.tolist()}")
-    if sizes.min() < 1 or sizes.max() > total:
-        raise ValueError(f"sizes must be between 1 and the number of tokens ({total:,}), got {sizes.tolist()}")
-    sizes = sizes.astype(np.int64)
+    sizes = _sizes(sizes, total)
     if seed is not None:
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an int or None, got {seed!r}")
         ids = ids[np.random.default_rng(seed).permutation(total)]
     n_types = int(ids.max()) + 1
     plugin, corrected, types = [], [], []
@@ -237,6 +264,26 @@ def entropy_growth(tokens: Iterable[Hashable] | Mapping[Any, int], sizes: Sequen
         corrected.append(plugin[-1] + miller_madow_correction(counts, base))
         types.append(counts.size)
     return EntropyGrowth(sizes, np.array(plugin), np.array(corrected), np.array(types))
+
+
+_MAX_SHUFFLED = 10**8  # tokens entropy_growth puts in a random order (8 bytes each, twice)
+
+
+def _sizes(sizes, total: int) -> np.ndarray:
+    """The sample sizes of :func:`entropy_growth` as an int array, checked: whole numbers 1..total."""
+    if isinstance(sizes, (str, bytes, Mapping)) or np.ndim(sizes) != 1:
+        raise TypeError(f"sizes must be a list of whole numbers (sizes=[100, 1000]), got {type(sizes).__name__}")
+    array = np.asarray(sizes)
+    if array.dtype == object and all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in array.flat):
+        array = np.array([_float(x) for x in array.flat])
+    if array.dtype.kind not in "iuf":  # str, bool, None, ...
+        raise TypeError("sizes must be a list of whole numbers")
+    array = array.astype(float)
+    if array.size == 0 or not np.isfinite(array).all() or (array != np.round(array)).any():
+        raise ValueError(f"sizes must be a non-empty list of whole numbers, got {array.tolist()}")
+    if array.min() < 1 or array.max() > total:
+        raise ValueError(f"sizes must be between 1 and the number of tokens ({total:,}), got {array.tolist()}")
+    return array.astype(np.int64)
 
 
 # --- block entropies of a sequence ---------------------------------------------------------------
@@ -303,9 +350,17 @@ def log_spaced(n: int, points: int = 200) -> np.ndarray:
     >>> log_spaced(2000, 3).tolist()
     [1, 10, 45, 100, 1000, 2000]
     """
-    n, points = check_int(n, "n"), check_int(points, "points", minimum=2)
-    powers = 10 ** np.arange(len(str(int(n))))
+    n = check_int(n, "n")
+    if n > _MAX_LENGTH:
+        raise ValueError(f"n must be at most 10**18 (a sample length), got {n}")
+    points = check_int(points, "points", minimum=2)
+    if n * math.log(n) < points - 1:  # steps below 1 on a log scale from 1 to n: every whole number
+        return np.arange(1, n + 1, dtype=np.int64)
+    powers = 10 ** np.arange(len(str(int(n))), dtype=np.int64)
     return np.union1d(np.geomspace(1, n, points).round().astype(np.int64), powers[powers <= n])
+
+
+_MAX_LENGTH = 10**18  # the longest sample log_spaced plans for (int64 holds 9.2e18)
 
 
 @dataclass(frozen=True)
@@ -350,11 +405,23 @@ def sample_rates(source: IIDSource | MarkovSource | MixtureSource, samples: np.n
     >>> sample_rates(coin, [coin.sample(8, seed=0)], points=4).rates.tolist()  # a fair coin: 1 bit each
     [[1.0, 1.0, 1.0, 1.0]]
     """
+    _check_source(source)
+    if isinstance(samples, (str, bytes)) or not isinstance(samples, Iterable):
+        raise TypeError(f"samples must be a list of samples (int arrays of outcome indices), got "
+                        f"{type(samples).__name__}")
     if isinstance(samples, np.ndarray) and samples.ndim == 1:
         samples = [samples]
     samples = list(samples)
+    if samples and all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in samples):
+        samples = [np.asarray(samples)]  # one sample given as a plain list of indices
     if not samples:
         raise ValueError("samples is empty: give at least one sample")
+    for i, sample in enumerate(samples):
+        if isinstance(sample, (str, bytes)) or np.ndim(sample) != 1:
+            raise TypeError(f"samples[{i}] must be a sample, a 1-d int array of outcome indices (as the source's "
+                            f"sample() returns), got {type(sample).__name__}")
+        if len(sample) == 0:
+            raise ValueError(f"samples[{i}] is empty")
     lengths = {len(sample) for sample in samples}
     if len(lengths) != 1:
         raise ValueError(f"samples must all have one length, got lengths {sorted(lengths)}")
@@ -363,10 +430,10 @@ def sample_rates(source: IIDSource | MarkovSource | MixtureSource, samples: np.n
     return SampleRates(lengths, rates, float(source.entropy_rate(base)))
 
 
-def rate_convergence(source: IIDSource | MarkovSource | MixtureSource, n: int, n_samples: int = 5, seed: int = 0,
-                     points: int = 200, base: float = 2) -> SampleRates:
+def rate_convergence(source: IIDSource | MarkovSource | MixtureSource, n: int, n_samples: int = 5,
+                     seed: int | np.random.Generator | None = 0, points: int = 200, base: float = 2) -> SampleRates:
     """Draw ``n_samples`` samples of length ``n`` from ``source`` (one generator, seeded with
-    ``seed``) and return their :func:`sample_rates`.
+    ``seed``: an int >= 0, ``None`` or a numpy ``Generator``) and return their :func:`sample_rates`.
 
     Introduced in notebooks/02_entropy.ipynb, section "Entropy of a sequence and the entropy rate".
 
@@ -376,6 +443,13 @@ def rate_convergence(source: IIDSource | MarkovSource | MixtureSource, n: int, n
     >>> f"{result.entropy_rate:.4f}", result.max_gap < 0.05
     ('0.5575', True)
     """
+    _check_source(source)
     n_samples = check_int(n_samples, "n_samples")
-    rng = np.random.default_rng(seed)
+    rng = _generator(seed)
     return sample_rates(source, [source.sample(n, seed=rng) for _ in range(n_samples)], points, base)
+
+
+def _check_source(source) -> None:
+    if not isinstance(source, _Source):
+        raise TypeError(f"source must be a source of lmcore.info (IIDSource, MarkovSource or MixtureSource), "
+                        f"got {type(source).__name__}")

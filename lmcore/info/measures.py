@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -42,6 +43,20 @@ __all__ = ["Distribution", "surprisal", "entropy", "cross_entropy", "kl_divergen
 Distribution = Sequence[float] | np.ndarray | Mapping[Any, float]
 
 # --- two distributions, aligned (the checks themselves are lmcore.checks's) ------------
+
+
+def _real(value: object, name: str) -> float:
+    """``value`` as a float if it is a real number (a numpy number or a 0-d array too; not a bool, not a
+    str), else a ``TypeError`` naming ``name``. An int beyond a float's range is ±inf; NaN passes (the
+    caller decides)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond a float's range
+        return math.inf if value > 0 else -math.inf
 
 
 def _pair(p, m) -> tuple[np.ndarray, np.ndarray]:
@@ -72,7 +87,14 @@ def surprisal(prob: float, base: float = 2) -> float:
     3.0
     """
     base = check_base(base)
-    prob = float(check_probabilities([prob], "prob")[0])  # up to PROBABILITY_SUM_TOLERANCE above 1 passes
+    if isinstance(prob, np.ndarray) and prob.ndim == 0:
+        prob = prob.item()
+    if isinstance(prob, (Sequence, Mapping, np.ndarray)) and not isinstance(prob, (str, bytes)):
+        raise TypeError(f"prob must be a number, got {type(prob).__name__}")
+    if isinstance(prob, numbers.Integral) and not isinstance(prob, bool):
+        prob = _real(prob, "prob")  # an int beyond a float's range is inf, refused as such
+    # a rounding error up to PROBABILITY_SUM_TOLERANCE above 1 passes; a str or a bool is no number
+    prob = float(check_probabilities([prob], "prob")[0])
     prob = min(prob, 1.0)  # a rounding error above 1 is certainty: never a negative surprisal
     return math.inf if prob == 0 else -math.log(prob) / math.log(base) + 0.0
 
@@ -157,7 +179,9 @@ def perplexity_from_logprobs(logprobs: ArrayLike, log_base: float = math.e) -> t
 
         H = -(1/N) Σ_t log2 P(w_t),   PP = 2 ** H = exp(-(1/N) Σ_t ln P(w_t))
 
-    A token with probability 0 (log-probability ``-inf``) gives ``(inf, inf)``.
+    A token with probability 0 (log-probability ``-inf``) gives ``(inf, inf)``, and so does a
+    perplexity beyond the largest float. A log-probability up to 1e-12 above 0 is a rounding error
+    of log 1 and counts as 0; a bool or a str is not a log-probability.
 
     Introduced in notebooks/04_perplexity.ipynb, section "Perplexity as a branching factor".
 
@@ -168,31 +192,62 @@ def perplexity_from_logprobs(logprobs: ArrayLike, log_base: float = math.e) -> t
     10.0
     """
     log_base = check_base(log_base, "log_base")
+    values = _logprobs(logprobs)
+    mean_surprisal = -float(values.mean()) + 0.0  # in the caller's base; + 0.0: no -0.0 for certainty
+    if math.isinf(mean_surprisal):
+        return math.inf, math.inf
     try:
-        values = np.asarray(logprobs, dtype=float)
-    except (TypeError, ValueError):
+        perplexity = log_base**mean_surprisal
+    except OverflowError:  # beyond the largest float (a mean of -800 nats): as good as infinite
+        perplexity = math.inf
+    return perplexity, mean_surprisal * math.log2(log_base)
+
+
+_LOGPROB_ROUNDING = 1e-12  # how far above 0 a log-probability may be: log(1) computed a hair high
+
+
+def _logprobs(logprobs: object) -> np.ndarray:
+    """Log-probabilities (a sequence or an array of numbers, not bools or strings) as a 1-d float
+    array: not empty, no NaN, none above 0 (a rounding error up to 1e-12 counts as 0); ``-inf``
+    (probability 0) passes."""
+    kind = type(logprobs).__name__
+    if isinstance(logprobs, (str, bytes, Mapping)):
+        raise TypeError(f"logprobs must be a sequence or array of numbers, got {kind}")
+    try:
+        array = np.asarray(logprobs)
+    except (TypeError, ValueError):  # ragged lists
         raise TypeError("logprobs must contain only numbers") from None
+    if array.ndim == 0:  # a single number, a generator, ...
+        raise TypeError(f"logprobs must be a sequence or array of numbers, got {kind}")
+    if array.dtype == object and all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in array.flat):
+        array = np.array([_real(x, "logprobs") for x in array.flat]).reshape(array.shape)  # ints beyond a float
+    if array.dtype.kind not in "iuf":  # str, bool, complex, None, ...
+        raise TypeError("logprobs must contain only numbers")
+    values = array.astype(float)
     if values.ndim != 1:
         raise ValueError(f"logprobs must be one-dimensional, got shape {values.shape}")
     if values.size == 0:
         raise ValueError("logprobs is empty: perplexity needs at least one token")
     if np.isnan(values).any():
         raise ValueError("logprobs contains NaN")
-    if (values > 1e-12).any():
+    if (values > _LOGPROB_ROUNDING).any():
         raise ValueError(f"logprobs must be <= 0 (probabilities <= 1), got max {values.max()}")
-    mean_surprisal = -float(values.mean())  # in the caller's base
-    if math.isinf(mean_surprisal):
-        return math.inf, math.inf
-    return log_base**mean_surprisal, mean_surprisal * math.log2(log_base)
+    return np.minimum(values, 0.0)
 
 
 def convert(value: float, from_base: float, to_base: float) -> float:
     """An information quantity converted between log bases: bits (2), nats (e), bans (10).
 
+    ``value`` is any real number (not a bool or a str): information may be negative (a
+    difference) or infinite (the surprisal of an impossible outcome), never NaN.
+
     >>> convert(1.0, 2, math.e) == math.log(2)
     True
     """
-    return float(value) * math.log(check_base(from_base, "from_base")) / math.log(check_base(to_base, "to_base"))
+    value = _real(value, "value")
+    if math.isnan(value):
+        raise ValueError("value is NaN: not an amount of information")
+    return value * math.log(check_base(from_base, "from_base")) / math.log(check_base(to_base, "to_base"))
 
 
 # --- Huffman codes ------------------------------------------------------------------
@@ -232,17 +287,65 @@ def huffman_code(probs: Distribution) -> dict[Any, str]:
 
 
 def expected_code_length(probs: Distribution,
-                         code: Mapping[Any, str] | None = None) -> float:
+                         code: Mapping[Any, str] | Sequence[str] | None = None) -> float:
     """Average code word length ``Σ_x p(x) |code(x)|`` in bits (Huffman code by default).
 
     For a Huffman code it lies in ``[H(p), H(p) + 1)``.
+
+    ``code`` gives each outcome its code word, a str of ``0`` and ``1``, aligned as the
+    outcomes of ``probs`` are (as :func:`huffman_code` returns it): for a dict of
+    probabilities, a dict keyed by the same outcomes; for a sequence, a dict keyed by the
+    positions 0..k-1 or a sequence of k code words. Every outcome of probability above 0 needs
+    a code word (outcomes of probability 0 may have none, and a dict code may hold words for
+    outcomes ``probs`` does not list). A code keyed otherwise (symbols for a list of
+    probabilities) is refused with the reason, never read by the wrong keys.
 
     Introduced in notebooks/00_start_here.ipynb, section "A first taste: the horse race".
 
     >>> expected_code_length([1/2, 1/4, 1/8, 1/8])
     1.75
+    >>> expected_code_length({"a": 0.5, "b": 0.5}, {"a": "0", "b": "1"})
+    1.0
+    >>> expected_code_length([0.5, 0.5], {"a": "0", "b": "1"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: code is keyed by 'a', 'b' but probs is a sequence, whose outcomes are the positions 0..1: ...
     """
     weights = check_distribution(probs, "probs")
-    code = huffman_code(probs) if code is None else code
-    outcomes = list(probs) if isinstance(probs, Mapping) else range(weights.size)
-    return float(sum(w * len(code[x]) for x, w in zip(outcomes, weights) if w > 0))
+    if code is None:
+        code = huffman_code(probs)
+    outcomes = list(probs) if isinstance(probs, Mapping) else list(range(weights.size))
+    words = _code_words(code, outcomes, isinstance(probs, Mapping))
+    missing = [x for x, w in zip(outcomes, weights) if w > 0 and x not in words]
+    if missing:
+        raise ValueError(f"code has no code word for {missing[0]!r}, an outcome of probability "
+                         f"{weights[outcomes.index(missing[0])]:g}")
+    return float(sum(w * len(words[x]) for x, w in zip(outcomes, weights) if w > 0))
+
+
+def _code_words(code: object, outcomes: list, by_outcome: bool) -> dict:
+    """``code`` as a dict {outcome: code word}, checked against the ``outcomes`` of the probabilities."""
+    if isinstance(code, (str, bytes)) or not isinstance(code, (Mapping, Sequence)):
+        raise TypeError(f"code must be a dict {{outcome: code word}} (or a list of code words), "
+                        f"got {type(code).__name__}")
+    if not isinstance(code, Mapping):
+        if by_outcome:
+            raise TypeError("code must be a dict keyed by the outcomes of probs (a dict), got a "
+                            f"{type(code).__name__}: a list of code words has no outcomes to align them by")
+        if len(code) != len(outcomes):
+            raise ValueError(f"code has {len(code)} code words for {len(outcomes)} probabilities")
+        code = dict(enumerate(code))
+    elif not by_outcome:
+        stray = [key for key in code if not (isinstance(key, numbers.Integral) and not isinstance(key, bool)
+                                             and 0 <= key < len(outcomes))]
+        if stray:
+            shown = ", ".join(map(repr, stray[:3])) + (", ..." if len(stray) > 3 else "")
+            raise ValueError(f"code is keyed by {shown} but probs is a sequence, whose outcomes are the positions "
+                             f"0..{len(outcomes) - 1}: key the code by position, or give probs as a dict "
+                             "{outcome: probability}")
+    for key, word in code.items():
+        if not isinstance(word, str):
+            raise TypeError(f"code[{key!r}] must be a str of 0s and 1s, got {type(word).__name__}")
+        if word.strip("01"):
+            raise ValueError(f"code[{key!r}] is {word!r}, not a binary code word (only '0' and '1')")
+    return dict(code)

@@ -30,8 +30,9 @@ surprisal converges to the rate of the source it picked, not to the mixture's ra
 from __future__ import annotations
 
 import functools
+import math
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -64,9 +65,23 @@ def _labels(labels, k: int, argument: str) -> tuple:
         raise TypeError(f"{argument} must be a list of {k} labels, got {type(labels).__name__}")
     if len(labels) != k:
         raise ValueError(f"{argument} has {len(labels)} labels for {k} probabilities")
-    if len(set(labels)) != k:
+    try:
+        distinct = len(set(labels))
+    except TypeError:  # a list among the labels
+        raise TypeError(f"{argument} must be hashable labels (str, numbers, tuples), got {list(labels)}") from None
+    if distinct != k:
         raise ValueError(f"{argument} must be distinct, got {list(labels)}")
     return tuple(labels)
+
+
+def _times(n: int, rate: float) -> float:
+    """``n * rate`` for a count ``n`` of any size: 0 for a rate of 0, ``inf`` beyond a float's range."""
+    if rate == 0:
+        return 0.0
+    try:
+        return n * rate
+    except OverflowError:  # an int beyond a float's range
+        return math.inf
 
 
 def _cumulative(p: np.ndarray) -> np.ndarray:
@@ -77,10 +92,13 @@ def _cumulative(p: np.ndarray) -> np.ndarray:
 
 
 def _generator(seed) -> np.random.Generator:
+    """A numpy Generator from ``seed``: an int >= 0, ``None`` (fresh randomness) or a Generator (itself)."""
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
         raise TypeError(f"seed must be an int, None or a numpy Generator, got {seed!r}")
+    if seed is not None and seed < 0:
+        raise ValueError(f"seed must be at least 0, got {seed}")
     return np.random.default_rng(seed)
 
 
@@ -104,15 +122,23 @@ class _Source:
         return x
 
     def encode(self, labels: Sequence) -> np.ndarray:
-        """Outcome labels -> int array of indices (a ``ValueError`` names an unknown label)."""
+        """Outcome labels -> int array of indices (a ``ValueError`` names an unknown label; a str is
+        the sequence of its characters)."""
+        if not isinstance(labels, Iterable):
+            raise TypeError(f"labels must be a sequence of outcome labels, got {type(labels).__name__}")
         index = {label: i for i, label in enumerate(self._labels)}
-        try:
-            return np.array([index[label] for label in labels], dtype=np.int64)
-        except KeyError as error:
-            raise ValueError(f"labels contains {error.args[0]!r}, which is not one of {list(self._labels)}") from None
+        ids = []
+        for label in labels:
+            try:
+                ids.append(index[label])
+            except (KeyError, TypeError):  # TypeError: an unhashable label, which no outcome is
+                raise ValueError(f"labels contains {label!r}, which is not one of {list(self._labels)}") from None
+        return np.array(ids, dtype=np.int64)
 
     def decode(self, sample: ArrayLike) -> list:
-        """Int array of indices -> list of outcome labels."""
+        """Int array of indices -> list of outcome labels (an empty sample: an empty list)."""
+        if np.ndim(sample) == 1 and len(sample) == 0:
+            return []
         return [self._labels[i] for i in self._check_sample(sample).tolist()]
 
     def surprisals(self, sample: ArrayLike, base: float = 2) -> np.ndarray:
@@ -184,7 +210,7 @@ class IIDSource(_Source):
 
     def block_entropy(self, n: int, base: float = 2) -> float:
         """:math:`H(X_1 \\dots X_n) = n H`: independent draws add their entropies."""
-        return check_int(n, "n") * self.entropy_rate(base)
+        return _times(check_int(n, "n"), self.entropy_rate(base))
 
     def sample(self, n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
         """``n`` independent draws, as an int array of outcome indices.
@@ -281,7 +307,7 @@ class MarkovSource(_Source):
         >>> [round(chain.block_entropy(n) / n, 4) for n in (1, 2, 10)]
         [0.65, 0.6038, 0.5667]
         """
-        return _entropy_nats(self._pi) / _log_base(base) + (check_int(n, "n") - 1) * self.entropy_rate(base)
+        return _entropy_nats(self._pi) / _log_base(base) + _times(check_int(n, "n") - 1, self.entropy_rate(base))
 
     def sample(self, n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
         """A run of ``n`` states, as an int array of state indices; the first from :math:`\\pi`.

@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
-from lmcore.checks import check_int
+from lmcore.checks import check_int, check_str
 from lmcore.lm import LanguageModel, Sentences, TokenScores
 from lmcore.ngram import FramedTokens, flatten_sentences, frame_sentences
 from lmcore.text import BOS, BOS_ID, EOS, EOS_ID, UNK_ID, Vocabulary
@@ -84,7 +84,7 @@ class NeuralLM(LanguageModel):
         self.context_size = check_int(context_size, "context_size")
         self.dim = check_int(dim, "dim")
         self.hidden = check_int(hidden, "hidden")
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(check_int(seed, "seed", minimum=0))
         n_in, size = self.context_size * self.dim, len(vocab)
         self.E = rng.normal(0.0, 1.0, (size, self.dim)).astype(np.float32)
         self.W1 = (rng.normal(0.0, 1.0, (n_in, self.hidden)) / math.sqrt(n_in)).astype(np.float32)
@@ -118,14 +118,18 @@ class NeuralLM(LanguageModel):
 
     def frame(self, sentences: Sentences) -> FramedTokens:
         """Every predicted token of ``sentences`` with its k previous ids (``<s>`` before the start), one row each."""
-        tokens, lengths = flatten_sentences(sentences, "sentences")
+        return self._frame(sentences, "sentences")
+
+    def _frame(self, sentences: Sentences, name: str) -> FramedTokens:
+        """:meth:`frame`, its errors naming the argument ``name`` (``heldout`` in training)."""
+        tokens, lengths = flatten_sentences(sentences, name)
         ids = self.vocab.encode(tokens).astype(np.int64)
         if ((ids == BOS_ID) | (ids == EOS_ID)).any():
-            raise ValueError(f"sentences holds the marker {BOS} or {EOS}: lmcore adds them itself, "
+            raise ValueError(f"{name} holds the marker {BOS} or {EOS}: lmcore adds them itself, "
                              "so pass the raw tokens")
         framed = frame_sentences(ids, lengths, self.context_size + 1, self.context_size, 1)
         if framed.grams.shape[0] == 0:
-            raise ValueError("sentences has no tokens to predict")
+            raise ValueError(f"{name} has no tokens to predict")
         return framed
 
     def _hidden(self, contexts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -147,12 +151,7 @@ class NeuralLM(LanguageModel):
         >>> np.exp(model.grams_logprobs([[1, 3], [3, 2]])).round(4).tolist()  # 3 outcomes: a, <unk>, </s>
         [0.3333, 0.3333]
         """
-        grams = np.asarray(grams)
-        width = self.context_size + 1
-        if grams.ndim != 2 or grams.shape[1] != width or not np.issubdtype(grams.dtype, np.integer):
-            raise ValueError(f"grams must be an integer array of shape (N, {width}), got {grams.shape}")
-        if grams.size and (grams.min() < 0 or grams.max() >= len(self.vocab)):
-            raise ValueError(f"grams holds ids outside 0..{len(self.vocab) - 1}")
+        grams = self._check_grams(grams)
         out = np.empty(grams.shape[0])
         for start in range(0, grams.shape[0], ROWS_PER_PASS):
             rows = grams[start:start + ROWS_PER_PASS]
@@ -160,11 +159,21 @@ class NeuralLM(LanguageModel):
             out[start:start + rows.shape[0]] = logp[np.arange(rows.shape[0]), rows[:, -1]]
         return out
 
+    def _check_grams(self, grams: ArrayLike) -> np.ndarray:
+        """``grams`` as an int array of rows of k + 1 ids of this vocabulary, or a ValueError."""
+        grams = np.asarray(grams)
+        width = self.context_size + 1
+        if grams.ndim != 2 or grams.shape[1] != width or not np.issubdtype(grams.dtype, np.integer):
+            raise ValueError(f"grams must be an integer array of shape (N, {width}), got {grams.shape}")
+        if grams.size and (grams.min() < 0 or grams.max() >= len(self.vocab)):
+            raise ValueError(f"grams holds ids outside 0..{len(self.vocab) - 1}")
+        return grams
+
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
         """P(last id | the k ids before it) for each row (``<s>`` before a sentence start; the
         model always reads its whole window, so ``context_len`` changes nothing). Rows that share
         a context share one forward pass: a row per outcome after one context costs one."""
-        grams = np.asarray(grams)
+        grams = self._check_grams(grams)
         contexts, which = np.unique(grams[:, :-1], axis=0, return_inverse=True)
         if contexts.shape[0] == grams.shape[0]:
             return np.exp(self.grams_logprobs(grams))
@@ -218,7 +227,7 @@ class NeuralLM(LanguageModel):
 
         ``tests/unit/test_neural.py`` checks every one against finite differences.
         """
-        grams = np.asarray(grams)
+        grams = self._check_grams(grams)
         batch = grams.shape[0]
         if batch == 0:
             raise ValueError("grams is empty: a batch needs at least one row")
@@ -263,7 +272,7 @@ def load_stored(name: str) -> tuple[NeuralLM, dict[str, np.ndarray]]:
 
     Introduced in notebooks/07_neural_models.ipynb, section "A small neural language model".
     """
-    if name not in STORED_MODELS:
+    if check_str(name, "name") not in STORED_MODELS:
         raise ValueError(f"name must be one of {sorted(STORED_MODELS)}, got {name!r}")
     path = DATA / STORED_MODELS[name]
     if not path.exists():

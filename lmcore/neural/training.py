@@ -97,8 +97,8 @@ def train(model: NeuralLM, sentences: Sequence[Sequence[str]], heldout: Sequence
     if not isinstance(config, TrainingConfig):
         raise TypeError(f"config must be a TrainingConfig, got {type(config).__name__}")
     epochs, batch_size, decay, weight_decay = config.epochs, config.batch_size, config.decay, config.weight_decay
-    grams = model.frame(sentences).grams
-    check = model.frame(heldout).grams if heldout is not None else None
+    grams = model._frame(sentences, "sentences").grams
+    check = model._frame(heldout, "heldout").grams if heldout is not None else None
     if config.unigram_start:
         counts = np.bincount(grams[:, -1], minlength=len(model.vocab)) + 1.0
         model.b2[...] = np.log(counts / counts.sum())

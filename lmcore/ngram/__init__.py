@@ -4,7 +4,7 @@ A model of order n predicts each token from the n - 1 tokens before it. Sentence
 are framed by a :class:`Convention`: by default (as KenLM and SRILM) each sentence
 gets n - 1 ``<s>`` before it (context only, never predicted) and one ``</s>`` after
 it (predicted, like a word). Every model is an :class:`NgramModel` (``model``), a :class:`lmcore.lm.LanguageModel`;
-the models trained from counts are :class:`CountedNgramModel` s (``counted``), whose counts
+the models trained from counts are each a :class:`CountedNgramModel` (``counted``), whose counts
 are kept in numpy tables (``counting``) and looked up by tokens
 (``model.count(word, context)``, ``model.continuations(context)``).
 Introduced in chapter 4, *Perplexity* (notebooks/04_perplexity.ipynb), section "The

@@ -41,6 +41,7 @@ standard conversion above that, on request), MLE not at all: :func:`write_arpa` 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from operator import itemgetter
 from pathlib import Path
@@ -110,6 +111,24 @@ def read_arpa(path: str | Path) -> ArpaModel:
     (fields separated by whitespace), and ``\\end\\``. Anything before ``\\data\\``
     is ignored. Every word must be listed as a 1-gram. A malformed file raises a
     ``ValueError`` naming the line.
+
+    The numbers are read as KenLM reads them, and refused where KenLM refuses them: a number
+    is ``-0.5``, ``-.5``, ``-5.``, ``-1.2e-05``, ``-99`` or ``-inf`` (an optional sign, digits, a
+    point, an exponent; infinity spelled ``inf``); ``nan``, ``-Infinity``, ``-INF``, ``1_0``
+    are not numbers. A log10 probability may not be positive (a probability above 1), but may
+    be ``-inf`` or ``-99`` (the format's log10 0; ``-99`` is read as 10**-99, as KenLM does);
+    a log10 backoff may be positive (a weight above 1) but not infinite. KenLM holds single
+    precision: a probability too close to 0 to be positive there (``1e-50``) passes, a backoff
+    beyond its range (``-1e39``) does not.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "bad.arpa")
+    >>> with open(path, "w", encoding="utf-8") as f:
+    ...     _ = f.write("\\\\data\\\\\\nngram 1=2\\n\\n\\\\1-grams:\\n-99\\t<s>\\n2.0\\ta\\n\\n\\\\end\\\\\\n")
+    >>> read_arpa(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ...bad.arpa, line 6: the log10 probability 2.0 is positive, a probability above 1 ...
     """
     with open(path, encoding="utf-8") as f, gc_paused():
         lines = [line.strip() for line in f]
@@ -194,16 +213,54 @@ def _parse_section(path, lines: list[str], indices: list[int], k: int, ids: dict
     except KeyError as missing:
         raise ValueError(f"{os.fspath(path)}: the {k}-grams use {missing}, which is not a 1-gram") from None
     with_backoff = np.flatnonzero(lengths == k + 2)
-    try:
-        probs = np.array(list(map(itemgetter(0), rows)), dtype=float)
-        backoffs = np.zeros(len(rows))
-        backoffs[with_backoff] = np.array([rows[i][k + 1] for i in with_backoff], dtype=float)
-    except ValueError:
-        for i, fields in zip(indices, rows):
-            for value in (fields[0], *fields[k + 1 :]):
-                try:
-                    float(value)
-                except ValueError:
-                    raise _parse_error(path, i + 1, f"{value!r} is not a number in {lines[i]!r}") from None
-        raise
+    probs = _numbers(path, lines, [indices[i] for i in range(len(rows))], list(map(itemgetter(0), rows)))
+    backoffs = np.zeros(len(rows))
+    backoffs[with_backoff] = _numbers(path, lines, [indices[i] for i in with_backoff],
+                                      [rows[i][k + 1] for i in with_backoff])
+    _check_values(path, lines, indices, probs, backoffs, with_backoff)
     return grams, probs, backoffs
+
+
+# A number as KenLM reads one (double-conversion's StringToFloat, infinity spelled "inf"): an
+# optional sign, digits with an optional point (or a point and digits), an optional exponent.
+# Python's float() reads more, which KenLM refuses: "nan", "-Infinity", "-INF", "1_0", "١".
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?inf")
+_PLAIN = b"0123456789.-\n"  # numbers written with these characters only need no regular expression
+
+
+def _numbers(path, lines: list[str], line_indices: list[int], fields: list[str]) -> np.ndarray:
+    """``fields`` (the text of one column) as floats, each a number as KenLM reads it, else a
+    ``ValueError`` naming the first line that holds something else."""
+    text = "\n".join(fields)
+    plain = text.isascii() and not text.encode("ascii").translate(None, _PLAIN)
+    if plain:  # "-0.5", "-99", "0": float() reads these characters as KenLM does, or refuses them
+        try:
+            return np.array(fields, dtype=float)
+        except ValueError:
+            pass
+    for i, value in zip(line_indices, fields):
+        if not _NUMBER.fullmatch(value):
+            raise _parse_error(path, i + 1, f"{value!r} is not a number (as ARPA files write them: "
+                                            f"'-0.5', '-1.2e-05', '-99', '-inf') in {lines[i]!r}")
+    return np.array(fields, dtype=float)
+
+
+def _check_values(path, lines: list[str], indices: list[int], probs: np.ndarray, backoffs: np.ndarray,
+                  with_backoff: np.ndarray) -> None:
+    """Refuse what KenLM refuses: a positive log10 probability (a probability above 1) and an
+    infinite log10 backoff. KenLM keeps single precision, so a probability such as 1e-50 is 0
+    there and passes, and a backoff such as -1e39 is infinite there and does not. A log10
+    probability of -inf (probability 0) is accepted, as KenLM accepts it; so is a positive
+    backoff (a weight above 1)."""
+    with np.errstate(over="ignore"):
+        positive = probs.astype(np.float32) > 0
+        infinite = np.zeros(len(probs), dtype=bool)
+        infinite[with_backoff] = np.isinf(backoffs[with_backoff].astype(np.float32))
+    bad = np.flatnonzero(positive | infinite)
+    if bad.size:
+        i = indices[bad[0]]
+        if positive[bad[0]]:
+            raise _parse_error(path, i + 1, f"the log10 probability {lines[i].split()[0]} is positive, a probability "
+                                            f"above 1 (KenLM refuses it too), in {lines[i]!r}")
+        raise _parse_error(path, i + 1, f"the log10 backoff {lines[i].split()[-1]} is infinite (a backoff weight "
+                                        f"must be finite; KenLM refuses it too), in {lines[i]!r}")

@@ -96,8 +96,14 @@ class CountedNgramModel(NgramModel):
         is_outcome[UNK_ID] = self.convention.open_vocabulary
         self.vocab, self._is_outcome = vocab, is_outcome
         self.outcome_ids = np.flatnonzero(is_outcome)
-        self.counts = NgramCounts.from_sentences(ids, lengths, self.order, n_start, n_end, len(vocab))
+        self.counts = NgramCounts.from_sentences(ids, lengths, self.order, n_start, n_end, len(vocab),
+                                                 count_padding=self._counts_padding())
         return self
+
+    def _counts_padding(self) -> bool:
+        """Whether the count tables hold the n-grams of ``<s>`` padding alone: as the convention's
+        ``everygrams`` says (nltk's), unless the estimator never counts them (Kneser-Ney)."""
+        return self.convention.everygrams
 
     # -- probabilities from counts
 

@@ -36,6 +36,7 @@ __all__ = ["FramedTokens", "NgramCounts", "NgramTable", "TokenCounts", "check_or
            "frame_sentences"]
 
 INT64_MAX = np.iinfo(np.int64).max
+INT32_TOKENS = 2**31  # a padded stream this long or longer counts in int64: a count or position may pass int32
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ def _sorted_keys(ends: np.ndarray, node: np.ndarray, stream: np.ndarray, base: i
         chunk[:] = node[at - 1]
         chunk *= base
         chunk += stream[at]
-    bits = max(int(stream.size - 1).bit_length(), 1)
+    bits = int(stream.size - 1).bit_length()  # of any position; keys exist only where 2 tokens or more do
     if keys.size == 0 or int(keys.max()).bit_length() + bits > 63:
         order = np.argsort(keys, kind="stable")
         return keys[order], ends[order]
@@ -144,8 +145,9 @@ def _sorted_keys(ends: np.ndarray, node: np.ndarray, stream: np.ndarray, base: i
 
 def _number_tokens(first: np.ndarray, positions: np.ndarray, out: np.ndarray) -> np.ndarray:
     """``out`` with the rank of each distinct key at the token where it ends (``positions``, in key
-    order; ``first`` marks each key's first row) and -1 at every other token."""
-    out[:] = -1
+    order; ``first`` marks each key's first row); every other token keeps what it held, as no
+    k-gram's number is ever read where none ends (the next order reads it one token before a
+    (k+1)-gram's end, which is a k-gram's end)."""
     rank = -1
     for start in range(0, first.size, _CHUNK):
         ranks = np.cumsum(first[start : start + _CHUNK], dtype=out.dtype)
@@ -240,7 +242,7 @@ class NgramIndex:
             unique, inverse = np.unique(keys, return_inverse=True)
             nodes.append(unique)
             ends = np.cumsum([rows[m].shape[0] for m in range(j - 1, len(rows))])
-            for m, part in zip(range(j - 1, len(rows)), np.split(inverse.reshape(-1), ends[:-1])):
+            for m, part in zip(range(j - 1, len(rows)), np.split(inverse.ravel(), ends[:-1])):
                 prefix[m] = part
         return cls(base, tuple(nodes))
 
@@ -336,17 +338,19 @@ class NgramCounts:
 
     @classmethod
     def from_sentences(cls, ids: np.ndarray, lengths: np.ndarray, order: int, n_start: int, n_end: int,
-                       base: int) -> NgramCounts:
+                       base: int, count_padding: bool = False) -> NgramCounts:
         """Count every k-gram, k = 1..order, that ends at a predicted token of the sentences ``ids``
-        (all in a row, split by ``lengths``) padded with ``n_start`` ``<s>`` and ``n_end`` ``</s>``.
+        (all in a row, split by ``lengths``) padded with ``n_start`` ``<s>`` and ``n_end`` ``</s>``;
+        with ``count_padding``, every k-gram of the padded sentences, those made of ``<s>`` alone
+        too (nltk's everygrams: :class:`~lmcore.ngram.Convention`).
 
         A trie built level by level, one sort per order: the number of the k-gram ending at token
         t comes from the number of the (k-1)-gram ending at t - 1, and its suffix is the (k-1)-gram
         ending at t. Arrays over the tokens are int32 (ids, positions, node numbers) or bytes (depths).
         """
         stream, depth = _padded_stream(ids, lengths, n_start, n_end, cap=max(order, n_start))  # as far as asked
-        count_type = np.int32 if stream.size < 2**31 else np.int64  # counts, rows and node numbers
-        seen = np.bincount(stream[depth >= n_start], minlength=base)
+        count_type = np.int32 if stream.size < INT32_TOKENS else np.int64  # counts, rows and node numbers
+        seen = np.bincount(stream if count_padding else stream[depth >= n_start], minlength=base)
         keys = np.flatnonzero(seen)
         tables = [NgramTable(1, base, keys, seen[keys].astype(count_type), 1)]
         row_of = np.cumsum(seen > 0, dtype=count_type) - 1  # node number -> row in the last table
@@ -355,15 +359,17 @@ class NgramCounts:
         for k in range(2, order + 1):
             keys, positions = _sorted_keys(_positions(depth, k - 1, count_type), node, stream, base)  # ends, by key
             first = np.empty(keys.size, dtype=bool)
-            first[:1] = True
             np.not_equal(keys[1:], keys[:-1], out=first[1:])
+            first[:1] = True
             unique = keys[first]
             del keys
             suffix = node[positions[first]]  # the (k-1)-gram ending where each k-gram first ends
             counts = np.diff(np.flatnonzero(first).astype(count_type), append=count_type(first.size))
-            if k < order or k <= n_start:
+            uncount = k <= n_start and not count_padding  # k-grams of <s> alone end at no predicted token
+            if k < order or uncount:
                 node = _number_tokens(first, positions, np.empty(stream.size, count_type) if k == 2 else node)
-                alone = padding[depth[padding] >= k - 1]  # k-grams of <s> alone end at no predicted token
+            if uncount:
+                alone = padding[depth[padding] >= k - 1]
                 counts -= np.bincount(node[alone], minlength=unique.size).astype(count_type)
             del first, positions
             seen = counts > 0
@@ -415,7 +421,8 @@ class NgramCounts:
 
     def count_of_counts(self, order: int, largest: int = 4) -> np.ndarray:
         """``n[r]`` = number of distinct n-grams of ``order`` seen exactly r times, r = 0..largest."""
-        return np.bincount(np.minimum(self.tables[order - 1].counts, largest + 1), minlength=largest + 2)[: largest + 1]
+        counts = self.tables[order - 1].counts
+        return np.bincount(counts[counts <= largest], minlength=largest + 1)
 
 
 @dataclass(frozen=True)

@@ -25,18 +25,24 @@ __all__ = ["FALLBACK_DISCOUNTS", "KneserNey", "kneser_ney_discounts"]
 FALLBACK_DISCOUNTS = (0.5, 1.0, 1.5)  # KenLM's --discount_fallback
 
 
-def _closed_form_discounts(count_of_counts) -> tuple[np.ndarray | None, str]:
-    """``(D1, D2, D3+)`` by Chen and Goodman's closed form, or ``(None, why it is undefined)``."""
+def _closed_form_discounts(count_of_counts) -> np.ndarray | str:
+    """``(D1, D2, D3+)`` by Chen and Goodman's closed form from t1..t4 (``count_of_counts[1:5]``),
+    or, where it is undefined, why (a str)."""
     t = [int(x) for x in count_of_counts]
     for j in (1, 2, 3):
         if t[j] == 0:
-            return None, f"no n-gram has adjusted count {j} (t{j} = 0)"
+            return f"no n-gram has adjusted count {j} (t{j} = 0)"
     y = t[1] / (t[1] + 2 * t[2])
     discounts = np.array([j - (j + 1) * y * t[j + 1] / t[j] for j in (1, 2, 3)])
     for j, d in enumerate(discounts, start=1):
         if not 0 < d <= j:
-            return None, f"D{j} = {d:.4f} is outside (0, {j}]"
-    return discounts, ""
+            return f"D{j} = {d:.4f} is outside (0, {j}]"
+    return discounts
+
+
+def _count_of_counts(adjusted: np.ndarray) -> np.ndarray:
+    """``t[j]``, j = 0..4: how many of the ``adjusted`` counts are exactly j (t_0 = 0: none is)."""
+    return np.bincount(adjusted[adjusted <= 4], minlength=5)
 
 
 def kneser_ney_discounts(count_of_counts: ArrayLike) -> np.ndarray:
@@ -55,29 +61,38 @@ def kneser_ney_discounts(count_of_counts: ArrayLike) -> np.ndarray:
     t = check_weights(count_of_counts, "count_of_counts")  # numbers, one-dimensional, finite, non-negative
     if t.size < 5 or (t != np.round(t)).any():
         raise ValueError(f"count_of_counts must hold counts t0..t4 (>= 5 non-negative integers), got {t.tolist()}")
-    discounts, why = _closed_form_discounts(t[:5])
-    if discounts is None:
-        raise ValueError(f"the closed-form discounts are undefined: {why}")
+    discounts = _closed_form_discounts(t)
+    if isinstance(discounts, str):
+        raise ValueError(f"the closed-form discounts are undefined: {discounts}")
     return discounts
 
 
-def _check_discounts(discounts, order: int, name: str) -> np.ndarray:
-    """``discounts`` as an (order, 3) array of D1, D2, D3+ per order, each 0 < D(j) <= j."""
+def _check_discounts(discounts, order: int | None, name: str) -> np.ndarray:
+    """``discounts`` as an (order, 3) array of D1, D2, D3+ per order, each 0 < D(j) <= j, from 3
+    numbers (every order alike) or one row per order; ``order=None``: 3 numbers only, as a (1, 3)
+    array (the fallback, one row for whichever order falls back)."""
     if isinstance(discounts, (str, bytes)):
-        raise TypeError(f"{name} must be 3 numbers (D1, D2, D3+) or one such row per order, got a str")
+        rows = "" if order is None else " or one such row per order"
+        raise TypeError(f"{name} must be 3 numbers (D1, D2, D3+){rows}, got a str")
     try:
         values = np.asarray(discounts, dtype=float)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must contain only numbers") from None
-    if values.shape == (3,):
+    if order is None:  # the fallback: one row, for whichever order falls back
+        if values.shape != (3,):
+            raise ValueError(f"{name} must be 3 numbers (D1, D2, D3+), used by every order that falls back; "
+                             f"got shape {values.shape}")
+        values = values[np.newaxis]
+    elif values.shape == (3,):
         values = np.tile(values, (order, 1))
-    if values.shape != (order, 3):
+    elif values.shape != (order, 3):
         raise ValueError(f"{name} must have shape (3,) or ({order}, 3): D1, D2, D3+ per order; got {values.shape}")
     bad = np.argwhere(~((values > 0) & (values <= np.arange(1, 4))))  # also catches NaN
     if bad.size:
         k, j = bad[0]
         label = ("D1", "D2", "D3+")[j]
-        raise ValueError(f"{name}: {label} of order {k + 1} is {values[k, j]}, expected 0 < {label} <= {j + 1}")
+        where = "" if order is None else f" of order {k + 1}"
+        raise ValueError(f"{name}: {label}{where} is {values[k, j]}, expected 0 < {label} <= {j + 1}")
     return values
 
 
@@ -116,6 +131,8 @@ class KneserNey(CountedNgramModel, BackoffModel):
     padding a sentence with order - 1 of them) is dropped, as KenLM pads with one: so
     P(w | <s> <s>) = P_2(w | <s>). Under a convention without ``<s>`` padding, an
     n-gram seen at a sentence start gets one more continuation, for the missing left word.
+    The n-grams of ``<s>`` alone are never counted, whatever the convention's
+    ``everygrams`` says (nltk's convention keeps its framing and |V| here, not its counts).
 
     Discounts D_k = (D1, D2, D3+) per order k come from the count-of-counts t_j of the
     adjusted counts by :func:`kneser_ney_discounts`. Where that is undefined (tiny data),
@@ -140,11 +157,14 @@ class KneserNey(CountedNgramModel, BackoffModel):
                  convention: Convention | str = "standard"):
         super().__init__(order, convention=convention)
         self._given_discounts = None if discounts is None else _check_discounts(discounts, self.order, "discounts")
-        self.fallback = None if fallback is None else tuple(_check_discounts(fallback, 1, "fallback")[0].tolist())
+        self.fallback = None if fallback is None else tuple(_check_discounts(fallback, None, "fallback")[0].tolist())
         self.discounts_: np.ndarray | None = None
         self.count_of_counts_: np.ndarray | None = None
         self.fallback_orders_: tuple[int, ...] = ()
         self._levels: tuple[_KneserNeyLevel, ...] = ()
+
+    def _counts_padding(self) -> bool:
+        return False  # KenLM's counts under every convention: n-grams of <s> alone are padding, never counted
 
     def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary) -> CountedNgramModel:
         """Count as :meth:`NgramModel.fit_encoded`, then adjust the counts and estimate the discounts
@@ -153,12 +173,11 @@ class KneserNey(CountedNgramModel, BackoffModel):
         ngrams, tables = self.counts, self.counts.tables
         # n-grams starting with <s> <s> exist only because of the padding (KenLM drops them); keys are
         # in id order, so they, and the n-grams starting with <s>, are consecutive rows
-        dropped = [ngrams.prefix_rows(k, [BOS_ID, BOS_ID]) if k > 2 else slice(0, 0) for k in range(1, self.order + 1)]
-        adjusted = [self._adjusted(k, ngrams.prefix_rows(k, [BOS_ID]) if k > 1 else slice(0, 0))
+        dropped = [ngrams.prefix_rows(k, [BOS_ID, BOS_ID]) if k > 2 else slice(0) for k in range(1, self.order + 1)]
+        adjusted = [self._adjusted(k, ngrams.prefix_rows(k, [BOS_ID]) if k > 1 else slice(0))
                     for k in range(1, self.order + 1)]
         # t_j = how many kept n-grams have adjusted count j, j = 0..4 (t_0 = 0)
-        self.count_of_counts_ = np.array([np.bincount(np.minimum(a, 5), minlength=6)[:5]
-                                          - np.bincount(np.minimum(a[cut], 5), minlength=6)[:5]
+        self.count_of_counts_ = np.array([_count_of_counts(a) - _count_of_counts(a[cut])
                                           for a, cut in zip(adjusted, dropped)])
         self._estimate_discounts(self.count_of_counts_)
         levels = zip(tables, adjusted, self.discounts_, dropped)
@@ -189,17 +208,17 @@ class KneserNey(CountedNgramModel, BackoffModel):
             return
         rows, fallen = [], []
         for k, t in enumerate(count_of_counts, start=1):
-            discounts, why = _closed_form_discounts(t)
-            if discounts is None:
+            found = _closed_form_discounts(t)
+            if isinstance(found, str):
                 if self.fallback is None:
                     raise ValueError(
-                        f"cannot estimate the Kneser-Ney discounts of order {k}: {why} "
+                        f"cannot estimate the Kneser-Ney discounts of order {k}: {found} "
                         f"(count-of-counts t1..t4 = {t[1:].tolist()}); the training data is too small: "
                         "pass discounts=(D1, D2, D3+) or fallback=(0.5, 1.0, 1.5)"
                     )
-                discounts = np.array(self.fallback)
+                found = np.array(self.fallback)
                 fallen.append(k)
-            rows.append(discounts)
+            rows.append(found)
         self.discounts_, self.fallback_orders_ = np.array(rows), tuple(fallen)
 
     def _level(self, table, adjusted: np.ndarray, discounts: np.ndarray, dropped: slice) -> _KneserNeyLevel:
@@ -220,10 +239,9 @@ class KneserNey(CountedNgramModel, BackoffModel):
         self.check_fitted()
         order = self._check_count_order(order)
         level = self._levels[order - 1]
-        kept = np.ones(level.keys.size, dtype=bool)
-        kept[level.dropped] = False
-        grams = self.counts.decode(level.keys[kept], order)
-        return {tuple(self.vocab.decode(row)): int(a) for row, a in zip(grams, level.adjusted[kept])}
+        grams = self.counts.decode(np.delete(level.keys, level.dropped), order)  # the dropped rows: a slice
+        kept = np.delete(level.adjusted, level.dropped)
+        return {tuple(self.vocab.decode(row)): int(a) for row, a in zip(grams, kept)}
 
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
         # a sum, not a log: a mixture of probabilities, each well above underflow

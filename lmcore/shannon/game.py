@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -169,6 +169,7 @@ def predict(model: LanguageModel, context: Sequence[str], token: str, n_guesses:
     ((('a', 0.5), ('</s>', 0.25)), 3, 0.25, 2.0)
     """
     check_str(token, "token")
+    check_str(name, "name")
     probs = check_language_model(model).distribution(context)
     best = _sorted_top(probs, check_int(n_guesses, "n_guesses"))
     top = tuple(zip(model.vocab.decode(model.outcome_ids[best]), probs[best].tolist()))
@@ -315,6 +316,9 @@ def play_step(sentence: Sequence[str], position: int, guess: str | None, models:
     sentence = check_sentence(sentence, models)
     position = check_int(position, "position", minimum=0, maximum=len(sentence) - 1,
                          maximum_label=f"the sentence's last index {len(sentence) - 1}")
+    if previous is not None and not isinstance(previous, Step):
+        raise TypeError(f"previous must be the Step play_step returned for the token before (or None), "
+                        f"got {type(previous).__name__}")
     if position == 0 and previous is not None:
         raise ValueError("previous must be None at position 0")
     if position > 0 and (previous is None or previous.position != position - 1):
@@ -432,10 +436,13 @@ def context_profile(models: Sequence[LanguageModel], sentences: Sequence[Sequenc
     """
     if isinstance(models, Mapping):
         models = list(models.values())
+    if isinstance(models, (str, bytes)) or not isinstance(models, Iterable):
+        raise TypeError(f"models must be a list (or a dict) of fitted models, got {type(models).__name__}")
     models = [check_language_model(m, f"models[{i}]") for i, m in enumerate(models)]
     if not models:
         raise ValueError("models is empty")
     n_positions = check_int(n_positions, "n_positions")
+    seed = check_int(seed, "seed", minimum=0)
     sentences = check_sentences(sentences, "sentences", allow_empty=True)
     where = [(i, j) for i, s in enumerate(sentences) for j in range(len(s))]
     if not where:

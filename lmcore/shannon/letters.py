@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lmcore.checks import check_distribution, check_int, check_str, check_tokens, check_weights
+from lmcore.checks import check_distribution, check_int, check_sentences, check_str, check_tokens, check_weights
 from lmcore.lm import LanguageModel, Sentences, check_language_model
 from lmcore.ngram import KneserNey
 from lmcore.text import BOS_ID, Vocabulary
@@ -58,27 +58,40 @@ LETTERS = "abcdefghijklmnopqrstuvwxyz "
 SHANNON_1951 = {"F0": 4.76, "F1": 4.03, "F2": 3.32, "F3": 3.1, "long context": (0.6, 1.3)}
 
 _SPACE_RUNS = re.compile(" +")
+# Latin letters that no Unicode decomposition turns into a-z: spelled as English writes them.
+_SPELLED_OUT = str.maketrans({"ß": "ss", "ẞ": "ss", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ø": "o", "Ø": "o",
+                              "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ð": "d", "Ð": "d", "þ": "th", "Þ": "th",
+                              "ı": "i"})
 
 
 def to_letters(text: str | Sentences) -> str:
     """``text`` in the 27 symbols of the letter game: lower case a-z and single spaces.
 
-    Letters are lower-cased (accents dropped), apostrophes removed (``don't`` -> ``dont``),
-    anything else becomes a space, and runs of spaces become one. ``text`` is a str, or a list
+    Letters are lower-cased (accents dropped; ß, æ, œ, ø, þ ... spelled ss, ae, oe, o, th),
+    apostrophes removed (``don't`` and ``don’t`` -> ``dont``), anything else becomes a space
+    (a dash between two words too), and runs of spaces become one. ``text`` is a str, or a list
     of sentences (lists of tokens), joined with spaces.
 
     >>> to_letters("Don't fear, Lord's people -- 2 of them!")
     'dont fear lords people of them'
     >>> to_letters([["in", "the", "beginning"], ["god"]])
     'in the beginning god'
+    >>> to_letters("Straße—Æsir’s café")
+    'strasse aesirs cafe'
     """
     if not isinstance(text, str):
         if not isinstance(text, Sequence) or not all(isinstance(s, Sequence) and not isinstance(s, str)
                                                      for s in text):
             raise TypeError(f"text must be a str or a list of sentences (lists of tokens), got {type(text).__name__}")
+        check_sentences(text, "text", allow_empty=True)
         text = " ".join(" ".join(sentence) for sentence in text)
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
-    plain = re.sub(r"['`]", "", plain)
+    if text.isascii():
+        plain = text.lower()
+    else:  # accents dropped; letters without an ASCII form spelled out (ß: ss) or, like any other symbol, a space
+        decomposed = unicodedata.normalize("NFKD", text.translate(_SPELLED_OUT).lower())
+        plain = "".join(char for char in decomposed if not unicodedata.combining(char)
+                        and unicodedata.category(char) != "Cf")  # nor invisible format characters
+    plain = re.sub(r"['`\u2018\u2019\u02bc]", "", plain)
     plain = re.sub(r"[^a-z]", " ", plain)
     return _SPACE_RUNS.sub(" ", plain).strip()
 

@@ -23,6 +23,7 @@ toy code, with ``<s>`` too under nltk's; see :class:`lmcore.ngram.Convention`).
 
 from __future__ import annotations
 
+import numbers
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import repeat
@@ -50,7 +51,10 @@ class Vocabulary:
     """
 
     def __init__(self, words: Sequence[str], min_count: int = 1):
-        self.min_count = min_count
+        if isinstance(words, Iterable) and not isinstance(words, (Sequence, str, bytes)):
+            words = list(words)  # a generator of words
+        check_tokens(words, "words")
+        self.min_count = check_int(min_count, "min_count")
         self.tokens: tuple[str, ...] = MARKERS + tuple(words)
         self._ids = {token: i for i, token in enumerate(self.tokens)}
         if len(self._ids) != len(self.tokens):
@@ -73,8 +77,8 @@ class Vocabulary:
     def __len__(self) -> int:
         return len(self.tokens)
 
-    def __contains__(self, token: str) -> bool:
-        return token in self._ids
+    def __contains__(self, token: object) -> bool:
+        return isinstance(token, str) and token in self._ids
 
     def __repr__(self) -> str:
         return f"Vocabulary({self.n_words} words + <unk>, <s>, </s>; min_count={self.min_count})"
@@ -91,6 +95,8 @@ class Vocabulary:
 
     def id(self, token: str) -> int:
         """The id of ``token``; ``<unk>``'s id for a word outside the vocabulary."""
+        if not isinstance(token, str):
+            raise TypeError(f"token must be a str, got {type(token).__name__}")
         return self._ids.get(token, UNK_ID)
 
     def encode(self, sentence: Sequence[str]) -> np.ndarray:
@@ -99,10 +105,40 @@ class Vocabulary:
         return np.fromiter(map(self._ids.get, sentence, repeat(UNK_ID)), dtype=np.int32, count=len(sentence))
 
     def encode_all(self, sentences: Iterable[Sequence[str]]) -> list[np.ndarray]:
-        return [self.encode(s) for s in sentences]
+        """Each token list of ``sentences`` -> its int32 id array (:meth:`encode`)."""
+        if isinstance(sentences, Iterable) and not isinstance(sentences, (Sequence, str, bytes)):
+            sentences = list(sentences)
+        return [self.encode(s) for s in check_sentences(sentences, "sentences", allow_empty=True, tokens=False)]
 
     def decode(self, ids: Iterable[int]) -> list[str]:
-        return [self.tokens[int(i)] for i in ids]
+        """Ids -> tokens. Each id must be an int of this vocabulary, ``0 .. len(self) - 1``: a
+        negative id is refused, not read from the end.
+
+        >>> Vocabulary(["a"]).decode([3, 2]), Vocabulary(["a"]).decode(np.array([0]))
+        (['a', '</s>'], ['<unk>'])
+        >>> Vocabulary(["a"]).decode([-1])
+        Traceback (most recent call last):
+        ...
+        ValueError: ids holds -1, which is not an id of this vocabulary (0..3)
+        """
+        if isinstance(ids, (str, bytes)) or not isinstance(ids, Iterable):
+            raise TypeError(f"ids must be a sequence of int ids, got {type(ids).__name__}")
+        if isinstance(ids, np.ndarray):
+            if ids.ndim != 1:
+                raise ValueError(f"ids must be one-dimensional, got shape {ids.shape}")
+            if ids.size and not np.issubdtype(ids.dtype, np.integer):
+                raise TypeError(f"ids must hold int ids, got dtype {ids.dtype}")
+            values = ids.tolist()
+        else:
+            values = list(ids)
+            for i in values:
+                if isinstance(i, (bool, np.bool_)) or not isinstance(i, numbers.Integral):
+                    raise TypeError(f"ids must hold int ids, got {type(i).__name__} {i!r}")
+        size = len(self.tokens)
+        for i in values:
+            if not 0 <= i < size:
+                raise ValueError(f"ids holds {i}, which is not an id of this vocabulary (0..{size - 1})")
+        return [self.tokens[i] for i in values]
 
     def oov_rate(self, sentences: Iterable[Sequence[str]]) -> float:
         """Fraction of the tokens of ``sentences`` that are not in the vocabulary."""

@@ -212,3 +212,80 @@ def test_models_that_cannot_be_written(tmp_path):
     assert not hasattr(read_arpa(path), "fit")  # a model read from a file is no model fitted on counts
     with pytest.raises(TypeError, match="already an ARPA file"):
         write_arpa(read_arpa(path), tmp_path / "copy.arpa")
+
+
+# The numbers of an ARPA file, read as KenLM reads them (tests/parity/test_kenlm_arpa_input.py
+# checks each of these against KenLM itself). HAND_WRITTEN's line 9 is "-0.5 a -0.2" (a's
+# probability and backoff), line 10 "-1.0\tb", line 16 "-0.3\ta b".
+REFUSED_NUMBERS = [
+    ("-0.3\ta b", "2.0\ta b", "line 16: the log10 probability 2.0 is positive, a probability above 1"),
+    ("-0.3\ta b", "0.5\ta b", "line 16: the log10 probability 0.5 is positive"),
+    ("-1.0\tb", "+0.5\tb", "line 10: the log10 probability \\+0.5 is positive"),
+    ("-1.0\tb", "inf\tb", "line 10: the log10 probability inf is positive"),
+    ("-1.0\tb", "1e400\tb", "line 10: the log10 probability 1e400 is positive"),
+    ("-0.3\ta b", "nan\ta b", "line 16: 'nan' is not a number \\(as ARPA files write them"),
+    ("-0.3\ta b", "NaN\ta b", "line 16: 'NaN' is not a number"),
+    ("-1.0\tb", "-nan\tb", "line 10: '-nan' is not a number"),
+    ("-0.3\ta b", "-Infinity\ta b", "line 16: '-Infinity' is not a number"),
+    ("-0.3\ta b", "-INF\ta b", "line 16: '-INF' is not a number"),
+    ("-0.3\ta b", "-Inf\ta b", "line 16: '-Inf' is not a number"),
+    ("-0.3\ta b", "-1_0\ta b", "line 16: '-1_0' is not a number"),  # float() reads -10
+    ("-0.3\ta b", "-\u0663\ta b", "line 16: '-\u0663' is not a number"),  # an Arabic-Indic 3: float() reads -3
+    ("-0.3\ta b", "-0x1p-2\ta b", "line 16: '-0x1p-2' is not a number"),
+    ("-0.3\ta b", "--1\ta b", "line 16: '--1' is not a number"),
+    ("-0.5 a -0.2", "-0.5 a -inf", "line 9: the log10 backoff -inf is infinite"),
+    ("-0.5 a -0.2", "-0.5 a inf", "line 9: the log10 backoff inf is infinite"),
+    ("-0.5 a -0.2", "-0.5 a -1e39", "line 9: the log10 backoff -1e39 is infinite"),  # beyond single precision
+    ("-0.5 a -0.2", "-0.5 a nan", "line 9: 'nan' is not a number"),
+    ("-0.5 a -0.2", "-0.5 a x", "line 9: 'x' is not a number"),
+]
+
+
+@pytest.mark.parametrize("line, edited, message", REFUSED_NUMBERS)
+def test_numbers_kenlm_refuses_are_refused_with_the_line(tmp_path, line, edited, message):
+    path = tmp_path / "bad.arpa"
+    assert line in HAND_WRITTEN
+    path.write_text(HAND_WRITTEN.replace(line, edited), encoding="utf-8")
+    with pytest.raises(ValueError, match=f"bad.arpa, {message}"):
+        read_arpa(path)
+
+
+# (line, edited, (word, context), the log10 probability read)
+ACCEPTED_NUMBERS = [
+    ("-0.3\ta b", "-inf\ta b", ("b", ["a"]), -math.inf),      # log10 0, as KenLM accepts it
+    ("-0.3\ta b", "-1e400\ta b", ("b", ["a"]), -math.inf),    # beyond a float: -inf too
+    ("-0.3\ta b", "-99\ta b", ("b", ["a"]), -99.0),           # the format's "log10 0" is read as written
+    ("-0.3\ta b", "0\ta b", ("b", ["a"]), 0.0),               # probability 1
+    ("-0.3\ta b", "-0\ta b", ("b", ["a"]), 0.0),
+    ("-0.3\ta b", "1e-50\ta b", ("b", ["a"]), 0.0),           # 0 in KenLM's single precision: not positive
+    ("-0.3\ta b", "-.5\ta b", ("b", ["a"]), -0.5),
+    ("-0.3\ta b", "-5.\ta b", ("b", ["a"]), -5.0),
+    ("-0.3\ta b", "-1.5E-1\ta b", ("b", ["a"]), -0.15),
+    ("-0.3\ta b", "-3e38\ta b", ("b", ["a"]), -math.inf),  # 10**-3e38 is 0
+    ("-1.0\tb", "-inf\tb", ("b", []), -math.inf),
+    ("-0.5 a -0.2", "-0.5 a 0.25", ("a", ["a"]), 0.25 - 0.5),    # a positive backoff: a weight above 1
+    ("-0.5 a -0.2", "-0.5 a +1e-3", ("a", ["a"]), 0.001 - 0.5),
+    ("-0.5 a -0.2", "-0.5 a -3e38", ("a", ["a"]), -math.inf),     # within single precision: read
+]
+
+
+@pytest.mark.parametrize("line, edited, query, log10_p", ACCEPTED_NUMBERS)
+def test_numbers_kenlm_accepts_are_read(tmp_path, line, edited, query, log10_p):
+    path = tmp_path / "good.arpa"
+    path.write_text(HAND_WRITTEN.replace(line, edited), encoding="utf-8")
+    arpa = read_arpa(path)
+    word, context = query
+    assert arpa.logprob(word, context) / LN10 == pytest.approx(log10_p, rel=1e-12, abs=1e-12)
+    assert arpa.logprob("a", ["<s>"]) / LN10 == pytest.approx(-0.1)  # the rest as before
+
+
+def test_many_numbers_in_exponent_form_are_read(tmp_path):
+    """A file whose numbers all use exponents (the slower, checked path) reads as the plain one."""
+    path = tmp_path / "exponents.arpa"
+    path.write_text(HAND_WRITTEN.replace("-0.1\t<s> a", "-1e-1\t<s> a").replace("-0.4   a", "-4E-1   a"),
+                    encoding="utf-8")
+    plain = tmp_path / "plain.arpa"
+    plain.write_text(HAND_WRITTEN, encoding="utf-8")
+    sentences = [["a", "b"], ["zz"], ["a", "a", "b"]]
+    np.testing.assert_allclose(read_arpa(path).token_logprobs(sentences),
+                               read_arpa(plain).token_logprobs(sentences), rtol=0, atol=1e-15)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import warnings
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -623,3 +624,49 @@ def test_statistics_reject_either_negative_length(hyp_len, ref_len):
 def test_references_of_a_hypothesis_must_be_a_list_not_a_set():
     with pytest.raises(TypeError, match=r"references\[0\] must be a list of references for hypotheses\[0\], got set"):
         corpus_bleu(["a b"], [{"a b"}])
+
+
+# --- odd inputs: the right number or an error that names the argument -------------------------------
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: BleuStats((1.5,), (2,), 1, 1), ValueError, r"^matches\[0\] must be a whole number \(a count\), got 1\.5$"),
+    (lambda: BleuStats((True,), (True,), 1, 1), TypeError, r"^matches\[0\] must be a whole number \(a count\), "
+                                                           "got bool True$"),
+    (lambda: BleuStats(("1",), (2,), 1, 1), TypeError, r"^matches\[0\] must be a whole number"),  # was a comparison
+    (lambda: BleuStats((1,), (2,), "1", 1), TypeError, "^hyp_len must be a whole number"),
+    (lambda: BleuStats((1,), (2,), 1.5, 1), ValueError, "^hyp_len must be a whole number"),
+    (lambda: BleuStats(1, 2, 1, 1), TypeError, "^matches must be a tuple of counts, one per order, got int$"),
+    (lambda: BleuStats((math.nan,), (2,), 1, 1), ValueError, r"^matches\[0\] must be a whole number"),
+    (lambda: brevity_penalty("1", 2), TypeError, "^hyp_len must be a whole number"),
+    (lambda: brevity_penalty(math.nan, 2), ValueError, "^hyp_len must be a whole number"),  # was nan
+    (lambda: brevity_penalty(1.5, 2), ValueError, "^hyp_len must be a whole number"),
+    (lambda: references_from_streams(["ab", "cd"]), TypeError,
+     r"^streams\[0\] must be a list of references \(str or None\), one per hypothesis, got str$"),  # was 'a', 'b'
+    (lambda: references_from_streams([["a", 5]]), TypeError, r"^streams\[0\]\[1\] must be a reference"),
+    (lambda: corpus_bleu(["a"], [["a"]], max_order=10**9), ValueError,
+     r"^max_order must be at most 1000 \(BLEU's standard is 4\), got 1000000000$"),  # was a hang
+    (lambda: BleuSignature(max_order=1001), ValueError, "max_order must be at most 1000"),
+])
+def test_odd_input_is_named(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_odd_input_with_a_right_number():
+    assert BleuStats((1.0,), (np.int64(2),), 2.0, 2) == BleuStats((1,), (2,), 2, 2)  # whole counts are counts
+    assert brevity_penalty(1, 10**400) == 0.0  # was an OverflowError
+    assert brevity_penalty(np.int64(2), 6) == pytest.approx(math.exp(-2))
+    # a high max order: every order longer than the sentences has no n-gram; quick, and right
+    assert corpus_bleu(["a b"], [["a b"]], max_order=1000).score == 0.0
+    assert corpus_bleu(["a b"], [["a b"]], max_order=1000, effective_order=True).score == 1.0
+    stats = sentence_stats("a b c", ["a b d"], max_order=1000, nltk_totals=True)
+    assert stats.totals[:4] == (3, 2, 1, 1) and set(stats.totals[3:]) == {1} and len(stats.totals) == 1000
+
+
+def test_settings_too_large_for_a_float_are_refused_by_name():
+    # 10**400 passed the range check (an int compares with inf) and failed in float(): OverflowError
+    with pytest.raises(ValueError, match="^smooth_value must be a finite number >= 0"):
+        corpus_bleu(["a b"], [["a b"]], smooth_method="floor", smooth_value=10**400)
+    with pytest.raises(ValueError, match=r"^weights\[0\] is 1000.*; weights must be finite and >= 0$"):
+        corpus_bleu(["a b"], [["a b"]], max_order=2, weights=[10**400, 1])

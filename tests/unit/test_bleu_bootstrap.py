@@ -140,3 +140,55 @@ def test_paired_bootstrap_is_seeded_and_reads_sensibly(verses):
 def test_bad_input_is_named(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# --- odd inputs: the right number or an error that names the argument -------------------------------
+
+
+@pytest.mark.parametrize("call, error, message", [
+    # the known case: a str confidence failed inside a comparison ("'<' not supported ...")
+    (lambda: paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS, confidence="0.95"), TypeError,
+     "^confidence must be a number, got str$"),
+    (lambda: bleu.BLEU(max_order=2).paired_bootstrap(["a b"], ["a c"], [["a b"]], confidence="0.9"), TypeError,
+     "^confidence must be a number, got str$"),
+    (lambda: paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS, confidence=True), TypeError,
+     "^confidence must be a number, got bool$"),
+    (lambda: paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS, confidence=math.nan), ValueError,
+     r"^confidence must be a finite number, got nan \(0\.95 for 95%\)$"),
+    (lambda: paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS, confidence=1), ValueError,
+     r"^confidence must be strictly between 0 and 1, got 1 \(0\.95 for 95%\)$"),
+    (lambda: order_statistic_interval([1, 2], confidence="0.9"), TypeError, "^confidence must be a number, got str$"),
+    (lambda: paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS, seed=-1), ValueError, "^seed must be at least 0, got -1$"),
+    (lambda: paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS, seed=1.5), TypeError, "^seed must be an int, got float$"),
+    (lambda: paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS, seed=True), TypeError, "^seed must be an int, got bool$"),
+    (lambda: resample_indices(5, 2, seed="x"), TypeError, "^seed must be an int, got str$"),
+    (lambda: paired_bootstrap(np.zeros((0, 6)), np.zeros((0, 6))), ValueError, "stats_a and stats_b have no sentences"),
+    (lambda: paired_bootstrap([], []), TypeError, "^stats_a must be a non-empty list of BleuStats"),
+    (lambda: paired_bootstrap(np.array([[4.5, 4, 3, 1, 4, 3]]), np.array([[4, 4, 3, 1, 4, 3]])), ValueError,
+     r"^stats_a must hold whole counts \(statistics from stats_matrix\), got \[4\.5\]$"),
+    (lambda: bleu_scores([7, 8, 5.5, 2, 7, 5]), ValueError, "rows must hold whole counts"),
+    (lambda: resampled_sums(np.ones((2, 2)), np.array([[0.5]])), TypeError, "^indices must be whole row numbers"),
+    (lambda: resampled_sums(np.ones((2, 2)), np.array([[True]])), TypeError, "^indices must be whole row numbers"),
+    (lambda: resampled_sums(np.array([["a"]]), np.array([[0]])), TypeError, "^matrix must hold numbers"),
+    (lambda: order_statistic_interval([math.nan, 1, 2]), ValueError, "^values contains NaN$"),
+    (lambda: order_statistic_interval(["1", "2"]), TypeError, "^values must be numbers"),
+    (lambda: order_statistic_interval("ab"), TypeError, "^values must be numbers .*got str$"),
+    (lambda: order_statistic_interval([True, False]), TypeError, "^values must be numbers"),
+    (lambda: sentence_stats_matrix([], []), ValueError, "^hypotheses is empty$"),
+])
+def test_odd_input_is_named(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_odd_input_with_a_right_number():
+    # a confidence near 0 gives the middle of the values, never an interval turned round (was (5.0, 4.0))
+    assert order_statistic_interval(np.arange(10), confidence=1e-12) == (4.0, 5.0)
+    assert order_statistic_interval(np.arange(9), confidence=1e-12) == (4.0, 4.0)
+    assert order_statistic_interval([3.0], confidence=0.5) == (3.0, 3.0)
+    assert order_statistic_interval(np.arange(100), confidence=np.float32(0.9)) == (5.0, 94.0)  # was refused
+    # one sentence, one resample: the interval is the one difference there is
+    one = paired_bootstrap(COURSE_CORPUS[:1], COURSE_CORPUS[:1], n_resamples=1, seed=0)
+    assert one.interval == (0.0, 0.0) and one.n_resamples == 1
+    # whole counts as floats (sums of resampled rows) are counts
+    assert float(bleu_scores([7.0, 8.0, 5.0, 2.0, 7.0, 5.0])) == pytest.approx(0.46337, abs=5e-6)

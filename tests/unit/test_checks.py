@@ -581,3 +581,10 @@ def test_arithmetic_coding_by_hand_refuses_a_distribution_as_the_checks_do(distr
     assert raised(lambda: coding.narrow_interval([0], distribution)) == expected
     assert raised(lambda: coding.narrow_interval([0, 0], [{0: 1.0}, distribution])) == (
         expected[0], expected[1].replace("distributions[0]", "distributions[1]", 1))
+
+
+def test_an_int_beyond_a_floats_range_is_an_infinite_value_not_an_overflow():
+    with pytest.raises(ValueError, match="p contains an infinite value"):
+        info.entropy([10**400, 1])
+    with pytest.raises(ValueError, match="weights contains an infinite value"):
+        checks.check_weights([10**400], "weights")

@@ -2,6 +2,8 @@
 
 import dataclasses
 import math
+import time
+import zlib
 
 import numpy as np
 import pytest
@@ -9,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lmcore import coding, evaluate, text
-from lmcore.coding import Predictor, coder
+from lmcore.coding import Predictor, container
 from lmcore.lm import NotFittedError
 from lmcore.ngram import MLE, AddK, Interpolated, KneserNey
 
@@ -28,11 +30,15 @@ def models():
     return KneserNey(3).fit(TRAIN), coding.fit_speller(TRAIN)
 
 
+def header_bytes(coded):
+    """The sentence count and the code length (LEB128 varints), and the CRC-32."""
+    return len(container._varint(coded.n_sentences)) + len(container._varint(len(coded.data) // 4)) + 4
+
+
 def overhead_is_a_few_bytes(coded):
     """The header, plus at most two 32-bit words to finish the interval, plus rounding of the rows."""
-    header = 1 + (coded.n_sentences > 127) + (coded.n_sentences > 16383)  # bytes of the sentence count
     slack = 0.01 * (coded.n_tokens + 10)
-    return -slack <= coded.overhead_bits <= 8 * header + 64 + slack
+    return -slack <= coded.overhead_bits <= 8 * header_bytes(coded) + 64 + slack
 
 
 sentences_strategy = st.lists(
@@ -59,10 +65,13 @@ def test_any_unicode_word_is_spelled_back_exactly(models, words):
     assert coding.decode(coded.data, model, speller) == [words]
 
 
-def test_empty_text_is_one_byte_and_decodes_to_nothing(models):
+EMPTY = bytes([0, 0]) + zlib.crc32(b"\x00\x00").to_bytes(4, "little")  # no sentences, no code, the CRC-32
+
+
+def test_empty_text_is_a_header_of_six_bytes_and_decodes_to_nothing(models):
     model, speller = models
     coded = coding.encode(model, [], speller)
-    assert coded.data == b"\x00" and coded.surprisal_bits == 0.0 and coded.n_tokens == 0
+    assert coded.data == EMPTY and coded.surprisal_bits == 0.0 and coded.n_tokens == 0
     assert coding.decode(coded.data, model, speller) == []
     assert coding.surprisal_bits(model, [], speller) == 0.0
 
@@ -86,7 +95,8 @@ def test_coded_size_is_the_surprisal_plus_a_few_bytes_on_a_longer_text(models):
     coded = coding.encode(model, sentences, speller)
     assert coding.decode(coded.data, model, speller) == sentences
     assert coded.n_unknown == sum(w in UNKNOWN for s in sentences for w in s)
-    assert 0 <= coded.overhead_bits <= 8 * 2 + 64
+    assert header_bytes(coded) == 2 + 2 + 4  # 150 sentences in two bytes, about 1,600 bytes of code in two, the CRC
+    assert 0 <= coded.overhead_bits <= 8 * header_bytes(coded) + 64
     assert coded.coded_bits == 8 * len(coded.data)
 
 
@@ -185,7 +195,7 @@ def test_bad_inputs_are_named(models):
         coding.encode(MLE(2).fit(TRAIN), [["the", "the"]])
     with pytest.raises(TypeError, match="data must be bytes"):
         coding.decode("abc", model, speller)
-    with pytest.raises(ValueError, match="broken tail"):
+    with pytest.raises(ValueError, match="^data ends before the 1 coded sentence does: it stops inside its header"):
         coding.decode(b"\x01\x00\x00", model, speller)
     with pytest.raises(ValueError, match="sentence count"):
         coding.decode(b"\xff" * 11, model, speller)
@@ -268,13 +278,14 @@ def test_a_well_predicted_text_decodes_however_few_bytes_it_takes():
     model = KneserNey(2).fit([["a"] * 1000])
     sentences = [["a"] * 1500]
     coded = coding.encode(model, sentences)
-    assert len(coded.data) == 5 and coding.decode(coded.data, model) == sentences
+    assert len(coded.data) == 6 + 4 and coding.decode(coded.data, model) == sentences
 
 
 def test_bytes_that_never_end_a_sentence_are_refused():
     model = KneserNey(2).fit([["the", "cat", "sat", "on", "the", "mat"], ["a", "dog", "ran"]])
-    with pytest.raises(ValueError, match="data does not end where a text would"):
-        coding.decode(b"\x01" + bytes(4), model)  # one sentence of zeros: this model never reads </s>
+    # a well-formed header, one sentence of zeros: this model never reads </s>
+    with pytest.raises(ValueError, match="data does not end where a text would: the 1 coded sentence read on"):
+        coding.decode(b"\x01\x01" + bytes(4) + bytes(4), model)
 
 
 def test_a_row_of_one_entry_sends_nothing_and_decodes():
@@ -289,22 +300,25 @@ def test_the_sentence_count_is_leb128():
     for n, header in ((127, b"\x7f"), (128, b"\x80\x01")):
         coded = coding.encode(model, [[]] * n)
         assert coded.data.startswith(header) and coding.decode(coded.data, model) == [[]] * n
-    assert coder._varint(300) == b"\xac\x02" and coder._varint(16384) == b"\x80\x80\x01"
-    assert coder._read_varint(b"\x80\x80\x01\x00") == (16384, 3)
+    assert container._varint(300) == b"\xac\x02" and container._varint(16384) == b"\x80\x80\x01"
+    assert container._read_varint(b"\x80\x80\x01\x00") == (16384, 3) and container._read_varint(b"\x80") is None
     with pytest.raises(ValueError, match="sentence count"):
         coding.decode(b"\xff" * 10 + b"\x01", model)  # an 11-byte count: beyond what encode writes
 
 
 def test_the_coded_bytes_are_pinned():
-    # the docstring's example: a header byte and one 32-bit word; a coder set up differently (constriction's
+    # the docstring's example: a 6-byte header and one 32-bit word; a coder set up differently (constriction's
     # perfect=True, say) writes other bytes, which this coder could not read back
     model = AddK(2).fit([["a", "b"], ["b", "a", "b"]])
-    assert coding.encode(model, [["a", "b", "b"]]).data == bytes.fromhex("0148e15ce0")
+    data = coding.encode(model, [["a", "b", "b"]]).data
+    assert data == bytes.fromhex("01" "01" "e1e2d0d5" "48e15ce0")  # 1 sentence, 1 word of code, CRC-32, the code
+    # the CRC-32 is the module docstring's: of the text (each token and 0xFF, each sentence 0xFE), the counts, the code
+    assert data[2:6] == zlib.crc32(b"a\xffb\xffb\xff\xfe" + data[:2] + data[6:]).to_bytes(4, "little")
 
 
 def test_results_are_frozen_and_an_empty_text_codes_nothing(models):
     model, _ = models
-    assert coding.encode(model, []) == coding.CodedText(b"\x00", 0, 0, 0, 0, 0.0)
+    assert coding.encode(model, []) == coding.CodedText(EMPTY, 0, 0, 0, 0, 0.0)
     with pytest.raises(dataclasses.FrozenInstanceError):
         coding.encode(model, []).n_tokens = 1
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -367,3 +381,147 @@ def test_a_coder_keeps_its_rows_until_a_model_changes(models):
     second = coder.encode(sentences)
     assert coder.words is not rows and coder.decode(second.data) == sentences
     assert second.surprisal_bits == pytest.approx(coding.surprisal_bits(coder.model, sentences))
+
+
+# --- damaged data is refused, and says how --------------------------------------------------
+
+
+SMALL = [["the", "cat", "sat"], ["a", "dog", "zebra", "🙂"]]  # spelled words, and code points (z, b, 🙂)
+
+
+@pytest.fixture(scope="module")
+def small(models):
+    model, speller = models
+    coder_ = coding.Coder(model, speller)
+    coded = coder_.encode(SMALL)
+    assert coded.n_unknown == 2 and coded.n_code_points == 3 and coder_.decode(coded.data) == SMALL
+    return coder_, coded.data
+
+
+def test_the_header_is_two_counts_and_a_crc(small):
+    _, data = small
+    assert data[0] == 2 and 4 * data[1] == len(data) - 6  # 2 sentences; one byte counts the code's 32-bit words
+    checked = b"the\xffcat\xffsat\xff\xfe" + b"a\xffdog\xffzebra\xff" + "🙂".encode() + b"\xff\xfe"
+    assert data[2:6] == zlib.crc32(checked + data[:2] + data[6:]).to_bytes(4, "little")
+
+
+def test_empty_and_header_only_data_are_refused(models):
+    model, speller = models
+    with pytest.raises(ValueError, match=r"^data is empty: encode writes at least 6 bytes, even for no sentences$"):
+        coding.decode(b"", model, speller)
+    with pytest.raises(ValueError, match=r"^data ends before the 5 coded sentences do: it stops inside its header, "
+                                         r"after 1 byte$"):
+        coding.decode(b"\x05", model, speller)
+    with pytest.raises(ValueError, match=r"^data ends inside its header, in the sentence count \(1 byte\)"):
+        coding.decode(b"\x85", model, speller)
+
+
+def test_data_cut_at_every_byte_is_refused(small):
+    coder_, data = small
+    for end in range(len(data)):
+        with pytest.raises(ValueError, match="^data (is empty|ends)"):
+            coder_.decode(data[:end])
+    code = len(data) - 6
+    with pytest.raises(ValueError, match=rf"^data ends before the 2 coded sentences do: 4 bytes of its code are "
+                                         rf"missing \(the header counts {code} bytes of code, {code - 4} are there\)$"):
+        coder_.decode(data[:-4])
+    with pytest.raises(ValueError, match=r"^data ends before the 2 coded sentences do: 1 byte of its code is missing"):
+        coder_.decode(data[:-1])
+
+
+def test_data_that_goes_on_is_refused(small):
+    coder_, data = small
+    code = len(data) - 6
+    tails = ((b"\x00", "1 byte"), (b"\x00\x01", "2 bytes"), (bytes(4), "4 bytes"), (data, f"{len(data)} bytes"))
+    for extra, said in tails:
+        with pytest.raises(ValueError, match=rf"^{said} after the end of the coded text \(the header counts {code} "
+                                             rf"bytes of code, {code + len(extra)} are there\)$"):
+            coder_.decode(data + extra)
+
+
+def test_every_change_of_one_byte_is_refused(small):
+    """All 255 other values of every byte. The length count makes a change to it a wrong length; every other byte
+    is checksummed (with the decoded text), so a CRC-32 sees any one changed byte: nothing goes unnoticed."""
+    coder_, data = small
+    passed, messages = [], set()
+    for at in range(len(data)):
+        for value in range(256):
+            if value != data[at]:
+                changed = data[:at] + bytes([value]) + data[at + 1 :]
+                try:
+                    coder_.decode(changed)
+                    passed.append((at, value))
+                except ValueError as error:
+                    messages.add(str(error).split(":")[0].split(" (")[0])
+    assert passed == []
+    assert "checksum mismatch" in messages  # most changes: the text read is another, or the same with other code
+
+
+def test_a_changed_checksum_or_spare_bits_of_the_code_are_refused(small):
+    coder_, data = small
+    for at in (2, 5, len(data) - 1):  # the CRC's first and last byte, the last byte of the code
+        changed = data[:at] + bytes([data[at] ^ 1]) + data[at + 1 :]
+        with pytest.raises(ValueError, match=r"^checksum mismatch: the data was altered, or it was coded with another "
+                                             r"model, speller or method than the ones decoding it$"):
+            coder_.decode(changed)
+
+
+def test_another_model_or_method_does_not_decode_silently(models):
+    model, speller = models
+    data = coding.encode(model, SMALL, speller).data
+    for other, method in ((KneserNey(2).fit(TRAIN), "auto"), (KneserNey(3).fit(TRAIN[:8]), "auto"),
+                          (model, "dense")):
+        with pytest.raises(ValueError, match="coded with another model, speller or method"):
+            coding.decode(data, other, speller, method=method)
+    with pytest.raises(ValueError, match="checksum mismatch"):
+        coding.decode(data, model, coding.fit_speller(TRAIN[:4]))
+
+
+@settings(max_examples=20)
+@given(sentences=sentences_strategy, cut=st.integers(1, 12), extra=st.binary(min_size=1, max_size=6))
+def test_random_texts_round_trip_and_refuse_cuts_and_tails(models, sentences, cut, extra):
+    model, speller = models
+    data = coding.encode(model, sentences, speller).data
+    assert coding.decode(data, model, speller) == sentences
+    with pytest.raises(ValueError, match="^data (is empty|ends)"):
+        coding.decode(data[: max(len(data) - cut, 0)], model, speller)
+    with pytest.raises(ValueError, match="after the end of the coded text"):
+        coding.decode(data + extra, model, speller)
+
+
+# --- long messages narrowed by hand -------------------------------------------------------
+
+
+def test_a_message_of_2000_symbols_gives_its_surprisal_quickly():
+    # a width of 2^-2000 is no float: the bits come from the exact width's numerator and denominator
+    rng = np.random.default_rng(0)
+    message = "".join(rng.choice(["A", "B"], size=2000, p=[0.7, 0.3]))
+    start = time.perf_counter()
+    n = coding.narrow_interval(message, {"A": 0.7, "B": 0.3})
+    assert time.perf_counter() - start < 2.0
+    expected = math.fsum(-math.log2(0.7 if s == "A" else 0.3) for s in message)
+    assert n.surprisal == pytest.approx(expected, rel=1e-12) and n.surprisal > 1100
+    assert len(n.code) <= math.ceil(n.surprisal) + 1 and len(n.lows) == len(n.highs) == 2001
+    assert n.highs[-1] == n.lows[-1]  # past about 1,074 bits the floats no longer tell the ends apart
+    halves = coding.narrow_interval("AB" * 1000, {"A": 0.5, "B": 0.5})
+    assert halves.surprisal == 2000.0 and halves.code == "01" * 1000  # with halves, the code is the message
+
+
+def test_a_message_of_1100_symbols_was_a_math_domain_error():
+    n = coding.narrow_interval("A" * 1100, {"A": 0.5, "B": 0.5})
+    assert n.surprisal == 1100.0 and n.code == "0" * 1100 and n.highs[-1] == 0.0  # 2^-1100 underflows
+
+
+def test_a_message_past_the_limits_is_refused_before_the_work():
+    limit = coding.interval.MAX_SYMBOLS
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=rf"^message has {limit + 1:,} symbols, more than the {limit:,} this exact, "
+                                         r"by-hand coder takes"):
+        coding.narrow_interval("A" * (limit + 1), {"A": 0.5, "B": 0.5})
+    bits = coding.interval.MAX_BITS
+    with pytest.raises(ValueError, match=rf"^message would need exact numbers of up to [0-9,]+ bits, more than the "
+                                         rf"{bits:,} this by-hand coder takes"):
+        coding.narrow_interval("AB" * (limit // 2), {"A": 0.7, "B": 0.3})  # 52 and 54 bits a symbol
+    assert time.perf_counter() - start < 1.0
+    n = coding.narrow_interval("AB" * (limit // 2), {"A": 0.5, "B": 0.5})  # 1 bit a symbol: the longest message
+    assert n.surprisal == limit and n.code == "01" * (limit // 2)

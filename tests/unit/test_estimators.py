@@ -244,3 +244,72 @@ def test_sample_rates_check_their_arguments():
     with pytest.raises(ValueError, match="n_samples must be at least 1"):
         estimators.rate_convergence(coin, 10, n_samples=0)
     assert estimators.sample_rates(coin, coin.sample(4, seed=0), points=2).rates.shape == (1, 2)  # one bare sample
+
+
+# --- odd inputs: the right number or an error that names the argument -------------------------------
+
+
+@pytest.mark.parametrize("bad, error, words", [
+    ([True, True], TypeError, "counts must contain only numbers"),  # was 1.0: two bools counted as 1 each
+    (["1", "2"], TypeError, "counts must contain only numbers"),  # was read as the numbers
+    ([10**400], ValueError, "counts must be non-negative whole numbers"),  # was an OverflowError
+])
+def test_counts_are_numbers_not_bools_or_strings(bad, error, words):
+    with pytest.raises(error, match=words):
+        estimators.plugin_entropy(bad)
+
+
+def test_huge_counts_give_the_right_frequencies():
+    # int64 sums overflowed: 2**62 + 2**62, 1e19 as int64, ...; the frequencies are what matter
+    assert estimators.plugin_entropy([2**62, 2**62]) == 1.0
+    assert estimators.plugin_entropy([1e19, 1e19]) == 1.0
+    assert estimators.plugin_entropy([1e300, 1e300]) == 1.0
+    assert estimators.miller_madow_correction([1e19, 1e19]) == pytest.approx(1 / (2 * 2e19) / math.log(2))
+    assert estimators.plugin_entropy({"a": 2**63, "b": 2**63}) == 1.0
+
+
+def test_large_ids_are_counted_without_a_table_of_that_size():
+    # an int array with the id 10**12 used to allocate 7 TiB for np.bincount
+    assert estimators.token_counts(np.array([10**12, 7, 10**12])).tolist() == [1, 2]  # in the order of the ids
+    growth = estimators.entropy_growth(np.array([0, 10**12] * 4), sizes=[8], seed=None)
+    assert growth.plugin.tolist() == [1.0] and growth.types.tolist() == [2]
+    assert estimators.block_entropy(np.array([0, 2**40, 0, 2**40]), 2) == pytest.approx(info.entropy([2 / 3, 1 / 3]))
+
+
+def test_entropy_growth_checks_sizes_seeds_and_counts():
+    with pytest.raises(TypeError, match=r"sizes must be a list of whole numbers \(sizes=\[100, 1000\]\), got int"):
+        estimators.entropy_growth(list("ab"), sizes=2)
+    with pytest.raises(TypeError, match="sizes must be a list of whole numbers.*got str"):
+        estimators.entropy_growth(list("ab"), sizes="2")
+    with pytest.raises(TypeError, match="sizes must be a list of whole numbers"):
+        estimators.entropy_growth(list("ab"), sizes=[True])  # was the size 1
+    with pytest.raises(ValueError, match="seed must be at least 0, got -1"):
+        estimators.entropy_growth(list("ab"), seed=-1)  # was numpy's "expected non-negative integer"
+    with pytest.raises(ValueError, match="tokens stands for 1,000,000,000,000 tokens"):
+        estimators.entropy_growth({"a": 10**12})  # was a 7 TiB allocation
+    assert estimators.entropy_growth(list("ab"), sizes=[2.0], seed=None).sizes.tolist() == [2]
+
+
+def test_log_spaced_never_makes_more_points_than_there_are_numbers():
+    assert estimators.log_spaced(5, 10**9).tolist() == [1, 2, 3, 4, 5]  # was 8 GB of points to round
+    assert estimators.log_spaced(10, 1000).tolist() == list(range(1, 11))
+    assert estimators.log_spaced(10**18, 3).tolist()[-1] == 10**18
+    with pytest.raises(ValueError, match=r"n must be at most 10\*\*18"):
+        estimators.log_spaced(10**30)  # was numpy's "loop of ufunc does not support argument 0"
+
+
+def test_sample_rates_takes_one_plain_sample_and_names_bad_ones():
+    coin = IIDSource([0.5, 0.5])
+    assert estimators.sample_rates(coin, [0, 1, 1], points=2).rates.tolist() == [[1.0, 1.0]]  # was "int has no len()"
+    with pytest.raises(TypeError, match="samples must be a list of samples .*got str"):
+        estimators.sample_rates(coin, "ab")
+    with pytest.raises(ValueError, match=r"samples\[0\] is empty"):
+        estimators.sample_rates(coin, np.array([], dtype=int))  # was "n must be at least 1"
+    with pytest.raises(TypeError, match="source must be a source of lmcore.info"):
+        estimators.sample_rates("coin", [np.array([0])])  # was an AttributeError
+    with pytest.raises(TypeError, match="source must be a source of lmcore.info"):
+        estimators.rate_convergence("coin", 10)
+    with pytest.raises(ValueError, match="seed must be at least 0, got -1"):
+        estimators.rate_convergence(coin, 10, seed=-1)
+    with pytest.raises(TypeError, match="seed must be an int, None or a numpy Generator, got True"):
+        estimators.rate_convergence(coin, 10, seed=True)  # was taken as the seed 1

@@ -3,6 +3,7 @@ is exact, and the typical wrong answers get the hint that names the mistake."""
 
 import math
 
+import numpy as np
 import pytest
 
 from lmcore import exercises as ex
@@ -121,3 +122,44 @@ def test_the_english_verdicts_are_unchanged_after_a_switch():
     assert [check(answer).message for check in CHAPTER_1_CHECKS for answer in (None, 1.0, "B")] == before
     assert str(ex.check_anchovies_surprisal(4.61)) == ("Not yet: 4.61 is what you get with the natural log: that "
                                                        "is nats; divide by ln 2 = 0.6931 for bits (or use log2).")
+
+
+def test_an_answer_too_large_for_a_float_gets_feedback():
+    # an int beyond a float's range was an OverflowError; now it is a wrong answer, shown by its digits
+    feedback = ex.check_uniform_bits(10**400)
+    assert feedback.correct is False and feedback.message == ("Not yet: 1.00000e+400 is not it. Check each step "
+                                                              "against the text above.")
+    assert ex.check_anchovies_surprisal(-10**400).correct is False
+
+
+@pytest.mark.parametrize("answer", [True, False, np.True_])
+def test_a_bool_is_no_number_answer(answer):
+    # True counted as the number 1 (correct where 1 is the answer); now it is refused as no number
+    assert ex.check_number(True, 1.0).message == "Not yet: expected a number, got True."
+    feedback = ex.check_number(answer, float(answer))
+    assert feedback.correct is False and "expected a number" in feedback.message
+    assert ex.check_lower_bound(answer).correct is False
+
+
+def test_check_number_checks_what_the_exercise_gives_it():
+    with pytest.raises(TypeError, match="^expected must be a number, got str$"):
+        ex.check_number(1.0, "1.0")
+    with pytest.raises(ValueError, match="^expected must be a finite number, got nan$"):
+        ex.check_number(1.0, math.nan)
+    with pytest.raises(ValueError, match="^digits must be at least 0, got -1$"):
+        ex.check_number(1.0, 1.0, digits=-1)
+    with pytest.raises(ValueError, match="^rel_tol must be at least 0, got -0.1$"):
+        ex.check_number(1.0, 1.0, rel_tol=-0.1)
+    # answers of other numeric types are numbers; a huge float is shown in short
+    assert ex.check_number(np.float32(0.25), 0.25).correct and ex.check_number("0.25", 0.25).correct
+    assert ex.check_number(1e300, 1.0).message == "Not yet: 1e+300 is not it. Check each step against the text above."
+
+
+def test_half_unit_and_mistakes_are_checked():
+    from lmcore.exercises.feedback import half_unit
+    with pytest.raises(ValueError, match="^sig_digits must be at least 1, got 0$"):
+        half_unit(1.0, 0)  # was 5.0
+    with pytest.raises(TypeError, match="^value must be a number, got str$"):
+        half_unit("1", 3)
+    with pytest.raises(TypeError, match="^mistakes key 'a' must be a number, got str$"):
+        ex.check_number(2.0, 1.0, mistakes={"a": "by a typo"})  # was a TypeError inside a subtraction

@@ -3,6 +3,7 @@ typical wrong answers get the hint that names their mistake."""
 
 import math
 
+import numpy as np
 import pytest
 
 from lmcore import exercises as ex
@@ -132,3 +133,11 @@ def test_the_english_verdicts_are_unchanged_after_a_switch():
         "goes to 0), so an impossible outcome contributes nothing.")
     assert ex.check_entropy_in_bits(0.3482).message == (
         "Not yet: 0.3482 is what you get with log10: that is in decimal digits (bans); use log2 for bits.")
+
+
+def test_a_numpy_nan_gets_the_zero_log_zero_hint_and_a_huge_int_does_not():
+    hint = "is what numpy gives for 0 · log2(0)"
+    assert hint in ex.check_entropy_with_impossible_outcome(np.float32("nan")).message  # was the generic "not it"
+    assert hint in ex.check_entropy_in_bits(np.float64("-inf")).message
+    feedback = ex.check_entropy_in_bits(10**400)  # was an OverflowError
+    assert feedback.correct is False and hint not in feedback.message

@@ -2,6 +2,7 @@
 typical mistake. The numeric checks' precision (boundary included) is tested with every chapter's in
 tests/notebooks/test_exercises.py."""
 
+import numpy as np
 import pytest
 
 from lmcore import exercises as ex
@@ -98,3 +99,11 @@ def test_the_english_verdicts_are_unchanged_after_a_switch():
         "Not yet: 11684 is what you get without the embedding table E: each of the 100 entries has its own 16 "
         "numbers, and they are learned too.")
     assert ex.check_forward_passes(36.5).message == "Not yet: a count is a whole number, got 36.5."
+
+
+def test_a_count_too_large_for_a_float_gets_feedback():
+    # math.isfinite(10**400) was an OverflowError; an int is a whole number however large
+    feedback = ex.check_parameter_count(10**400)
+    assert feedback.correct is False and "1.00000e+400 is not it" in feedback.message
+    assert ex.check_forward_passes(np.float32(36.5)).message == "Not yet: a count is a whole number, got 36.5."
+    assert ex.check_forward_passes(True).message == "Not yet: expected a number, got True."

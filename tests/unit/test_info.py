@@ -245,3 +245,74 @@ def test_log_probabilities_may_round_a_hair_above_zero():
     assert perplexity == pytest.approx(1.0, abs=1e-9) and bits == pytest.approx(0.0, abs=1e-9)
     with pytest.raises(ValueError, match="logprobs must be <= 0"):
         info.perplexity_from_logprobs([1.5e-12])
+
+
+# --- odd inputs: the right number or an error that names the argument -------------------------------
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: info.surprisal(True), TypeError, "^prob must contain only numbers$"),
+    (lambda: info.surprisal("0.5"), TypeError, "^prob must contain only numbers$"),
+    (lambda: info.surprisal([0.5]), TypeError, "^prob must be a number, got list$"),  # was "shape (1, 1)"
+    (lambda: info.surprisal(10**400), ValueError, "^prob contains an infinite value$"),
+    (lambda: info.perplexity_from_logprobs(["-1"]), TypeError, "^logprobs must contain only numbers$"),
+    (lambda: info.perplexity_from_logprobs([True]), TypeError, "^logprobs must contain only numbers$"),
+    (lambda: info.perplexity_from_logprobs([False, False]), TypeError, "^logprobs must contain only numbers$"),
+    (lambda: info.perplexity_from_logprobs("-1"), TypeError, "^logprobs must be a sequence .*, got str$"),
+    (lambda: info.perplexity_from_logprobs(-1.0), TypeError, "^logprobs must be a sequence or array of numbers"),
+    (lambda: info.perplexity_from_logprobs({"a": -1.0}), TypeError, "got dict$"),
+    (lambda: info.convert("1", 2, math.e), TypeError, "^value must be a number, got str$"),
+    (lambda: info.convert(True, 2, math.e), TypeError, "^value must be a number, got bool$"),
+    (lambda: info.convert([1], 2, math.e), TypeError, "^value must be a number, got list$"),
+    (lambda: info.convert(math.nan, 2, math.e), ValueError, "^value is NaN"),
+])
+def test_odd_inputs_are_refused_by_name(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+def test_odd_inputs_that_have_a_right_number():
+    assert info.surprisal(np.float32(0.5)) == 1.0 and info.surprisal(np.array(0.25)) == 2.0
+    # a perplexity beyond the largest float is infinite, never an OverflowError (the bits are finite)
+    perplexity, bits = info.perplexity_from_logprobs([-800.0])
+    assert perplexity == math.inf and bits == pytest.approx(800 / math.log(2))
+    assert info.perplexity_from_logprobs([-700.0], log_base=10)[0] == math.inf
+    assert info.perplexity_from_logprobs([-10**400]) == (math.inf, math.inf)  # an int beyond a float: -inf
+    # a log-probability a hair above 0 is log 1 rounded: perplexity exactly 1, never below, and +0.0 bits
+    perplexity, bits = info.perplexity_from_logprobs([1e-13, 5e-13, 0.0])
+    assert perplexity == 1.0 and bits == 0.0 and math.copysign(1.0, bits) == 1.0
+    assert info.convert(math.inf, 2, math.e) == math.inf and info.convert(-1.0, 2, 2) == -1.0
+    assert info.convert(10**400, 2, 10) == math.inf
+
+
+def test_expected_code_length_aligns_a_code_as_the_probabilities_are_aligned():
+    # a dict of probabilities: a code keyed by the same outcomes (extra code words are not used)
+    assert info.expected_code_length({"a": 0.5, "b": 0.5}, {"b": "1", "a": "0", "z": "111"}) == 1.0
+    # a sequence: a code keyed by position, or a list of code words in the same order
+    assert info.expected_code_length([0.5, 0.25, 0.25], {0: "0", 1: "10", 2: "11"}) == 1.5
+    assert info.expected_code_length([0.5, 0.25, 0.25], ["0", "10", "11"]) == 1.5
+    assert info.expected_code_length([0.5, 0.5, 0.0], {0: "0", 1: "1"}) == 1.0  # probability 0: no word needed
+    assert info.expected_code_length([1.0], [""]) == 0.0
+    code = info.huffman_code({"x": 0.5, "y": 0.25, "z": 0.25})
+    assert info.expected_code_length({"x": 0.5, "y": 0.25, "z": 0.25}, code) == 1.5
+
+
+@pytest.mark.parametrize("probs, code, error, words", [
+    # the known case: a list of probabilities with a code keyed by symbols was KeyError: 0
+    ([0.5, 0.5], {"a": "0", "b": "1"}, ValueError,
+     r"^code is keyed by 'a', 'b' but probs is a sequence, whose outcomes are the positions 0\.\.1: key the code by "
+     r"position, or give probs as a dict \{outcome: probability\}$"),
+    ([0.5, 0.5], {0: "0", 1: "1", 2: "11"}, ValueError, "code is keyed by 2 but probs is a sequence"),
+    ([0.5, 0.5], {0: "0", True: "1"}, ValueError, "code is keyed by True"),
+    ({"a": 0.5, "b": 0.5}, {"a": "0"}, ValueError, r"^code has no code word for 'b', an outcome of probability 0\.5$"),
+    ({"a": 0.5, "b": 0.5}, {0: "0", 1: "1"}, ValueError, "code has no code word for 'a'"),
+    ({"a": 0.5, "b": 0.5}, ["0", "1"], TypeError, "code must be a dict keyed by the outcomes of probs"),
+    ([0.5, 0.5], ["0"], ValueError, "code has 1 code words for 2 probabilities"),
+    ([0.5, 0.5], "01", TypeError, "code must be a dict .* got str"),
+    ([0.5, 0.5], 5, TypeError, "code must be a dict .* got int"),
+    ([0.5, 0.5], {0: 0, 1: 1}, TypeError, r"^code\[0\] must be a str of 0s and 1s, got int$"),
+    ([0.5, 0.5], {0: "ab", 1: "1"}, ValueError, r"^code\[0\] is 'ab', not a binary code word"),
+])
+def test_expected_code_length_refuses_a_code_it_cannot_align(probs, code, error, words):
+    with pytest.raises(error, match=words):
+        info.expected_code_length(probs, code)

@@ -232,7 +232,7 @@ def test_bad_discounts_get_clear_errors():
         KneserNey(2, discounts=["a", "b", "c"])
     with pytest.raises(TypeError, match="got a str"):
         KneserNey(2, discounts="0.5")
-    with pytest.raises(ValueError, match="fallback must have shape"):
+    with pytest.raises(ValueError, match="fallback must be 3 numbers"):
         KneserNey(2, fallback=(0.5, 1.0))
     with pytest.raises(ValueError, match="order must be between 1 and the model's order 2, got 3"):
         KneserNey(2).fit([["a"]]).adjusted_counts(3)
@@ -272,3 +272,86 @@ def test_vectorized_scores_equal_one_call_per_token_and_generation_is_seeded():
     assert np.isfinite(model.token_logprobs(test)).all()
     sample = model.generate(5, seed=1)
     assert sample == model.generate(5, seed=1) and all(set(s) <= set(WORDS) | {"<unk>"} for s in sample)
+
+
+@pytest.mark.parametrize("fallback, error, message", [
+    ([[0.5, 1.0, 1.5]], ValueError,  # one row per order is for discounts; the fallback is one row for all
+     "fallback must be 3 numbers (D1, D2, D3+), used by every order that falls back; got shape (1, 3)"),
+    ([[0.5, 1.0, 1.5]] * 2, ValueError,
+     "fallback must be 3 numbers (D1, D2, D3+), used by every order that falls back; got shape (2, 3)"),
+    ((0.5, 1.0, 1.5, 2.0), ValueError,
+     "fallback must be 3 numbers (D1, D2, D3+), used by every order that falls back; got shape (4,)"),
+    ((0.5, 2.5, 1.5), ValueError, "fallback: D2 is 2.5, expected 0 < D2 <= 2"),
+    ((0.5, 1.0, 3.5), ValueError, "fallback: D3+ is 3.5, expected 0 < D3+ <= 3"),
+    ("0.5", TypeError, "fallback must be 3 numbers (D1, D2, D3+), got a str"),
+    (("a", 1, 1), TypeError, "fallback must contain only numbers"),
+])
+def test_a_fallback_is_three_numbers_and_nothing_else(fallback, error, message):
+    with pytest.raises(error) as raised:
+        KneserNey(2, fallback=fallback)
+    assert str(raised.value) == message
+
+
+def test_the_fallback_edges_are_kenlms_bounds():
+    toy = [["i", "spent", "three", "years"], ["before", "the", "mast"], ["i", "spent", "money"]]
+    edge = KneserNey(3, fallback=(1.0, 2.0, 3.0)).fit(toy)  # D(j) = j is allowed, as KenLM allows it
+    assert edge.fallback == (1.0, 2.0, 3.0) and edge.discounts_.tolist() == [[1.0, 2.0, 3.0]] * 3
+    assert KneserNey(3, discounts=[1.0, 2.0, 3.0]).discounts_ is None  # not fitted yet
+    assert KneserNey(2, fallback=None).fallback is None
+    with pytest.raises(TypeError, match=r"^discounts must be 3 numbers \(D1, D2, D3\+\) or one such row per order"):
+        KneserNey(2, discounts=b"1")
+
+
+@settings(max_examples=40, deadline=None)
+@given(train=corpus, order=st.integers(2, 4), history=st.lists(st.sampled_from(WORDS + ["<s>", "zz"]), min_size=1,
+                                                               max_size=3))
+def test_backoff_form_holds_after_every_history_seen_or_not(train, order, history):
+    """P(w | h) = α(h) Q(w | h') for every w never seen after h: with α(h) = γ(h), and 1 for a
+    history never seen (P_k = P_{k-1}), as the ARPA form needs it."""
+    model = KneserNey(order).fit(train)
+    history = history[: order - 1]
+    j = len(history)
+    after = model.continuations(history)
+    rows = np.array([[*model.vocab.encode(history).tolist(), w] for w in model.outcome_ids])
+    alpha = model.backoff_weights(rows[:, :-1], j)
+    assert alpha.shape == (rows.shape[0],) and (alpha > 0).all()
+    if not after:  # a history never seen (or seen only at the end of a sentence): weight 1
+        assert alpha.tolist() == [1.0] * rows.shape[0]
+    lower = model.lower_order_probs(rows[:, 1:], j)  # Q_j(w | h'), h' = h without its first token
+    for row, a, q in zip(rows, alpha, lower):
+        word = model.vocab.tokens[row[-1]]
+        if word not in after:
+            assert model.prob(word, history) == pytest.approx(a * q, rel=1e-12)
+
+
+def test_the_closed_form_says_why_it_is_undefined():
+    assert FALLBACK_DISCOUNTS == (0.5, 1.0, 1.5)  # KenLM's --discount_fallback
+    # t1 = t2 = 1, t3 = 2: Y = 1/3, D2 = 2 - 3 * (1/3) * 2 / 1 = 0 exactly, which is outside (0, 2]
+    with pytest.raises(ValueError) as raised:
+        kneser_ney_discounts([0, 1, 1, 2, 1])
+    assert str(raised.value) == "the closed-form discounts are undefined: D2 = 0.0000 is outside (0, 2]"
+    with pytest.raises(ValueError) as raised:
+        kneser_ney_discounts([0, 3, 0, 1, 1])
+    assert str(raised.value) == "the closed-form discounts are undefined: no n-gram has adjusted count 2 (t2 = 0)"
+    longer = kneser_ney_discounts([0, 100, 40, 20, 10, 99])  # counts beyond t4 are ignored
+    assert longer.tolist() == kneser_ney_discounts([0, 100, 40, 20, 10]).tolist()
+
+
+def test_a_model_before_and_after_fitting():
+    model = KneserNey(2)
+    assert model.discounts_ is None and model.count_of_counts_ is None and model.fallback_orders_ == ()
+    model.fit([["a", "b", "a"], ["b", "b", "a", "c"]])
+    assert model.count_of_counts_.shape == (2, 5) and model.count_of_counts_[:, 0].tolist() == [0, 0]
+    with pytest.raises(AttributeError):  # a level is frozen, as the count tables it shares arrays with
+        model._levels[0].u = None
+
+
+def test_count_of_counts_count_each_adjusted_count_up_to_four():
+    # "a" ten times in a row: the bigram (a, a) has raw count 9 (above 4: in no t_j), (<s>, a) 1, (a, </s>) 1
+    model = KneserNey(2, discounts=[0.5, 1.0, 1.5]).fit([["a"] * 10, ["b", "a", "a", "a", "a", "b"]])
+    adjusted = model.adjusted_counts(2)
+    assert adjusted[("a", "a")] == 12 and adjusted[("b", "a")] == 1 and adjusted[("a", "b")] == 1
+    expected = [[0] + [sum(a == j for a in model.adjusted_counts(k).values()) for j in (1, 2, 3, 4)] for k in (1, 2)]
+    assert model.count_of_counts_.tolist() == expected
+    four = KneserNey(2, discounts=[0.5, 1.0, 1.5]).fit([["c", "d"]] * 4)  # (c, d), (<s>, c), (d, </s>) seen 4 times
+    assert four.count_of_counts_[1].tolist() == [0, 0, 0, 0, 3]

@@ -222,3 +222,21 @@ def test_the_stored_tokenizer_is_what_train_bpe_makes_of_the_same_sentences(engl
     retrained = subwords.train_bpe(split.train[: int(meta["n_train"])], int(meta["bpe_vocab"]))
     assert json.loads(retrained.tokenizer.to_str()) == json.loads(stored.tokenizer.to_str())
     assert stored.separator == " " and subwords.load_stored_bpe("chinese").separator == ""
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: NeuralLM(Vocabulary(["a"]), seed=-1), ValueError, "^seed must be at least 0, got -1$"),
+    (lambda: NeuralLM(Vocabulary(["a"]), seed=1.5), TypeError, "^seed must be an int, got float$"),
+    (lambda: NeuralLM(Vocabulary(["a"]), seed=True), TypeError, "^seed must be an int, got bool$"),
+    # the batch's ids are checked as the forward pass checks them: -1 was read as the last id, 9 an IndexError
+    (lambda: tiny().loss_and_gradients(np.array([[1, 1, -1]])), ValueError, "^grams holds ids outside"),
+    (lambda: tiny().loss_and_gradients(np.array([[1, 1, 99]])), ValueError, "^grams holds ids outside"),
+    (lambda: tiny().loss_and_gradients(np.array([[1, 1]])), ValueError, r"^grams must be an integer array of shape"),
+    (lambda: tiny().id_probs(np.array([[1, 1, 99], [1, 1, 3]]), np.array([2, 2])), ValueError, "grams holds ids"),
+    (lambda: train(tiny(), TOY, heldout=[]), ValueError, "^heldout is empty$"),  # was "sentences is empty"
+    (lambda: train(tiny(), TOY, heldout="a b"), TypeError, "^heldout must be a list of token lists"),
+    (lambda: load_stored(["english"]), TypeError, "^name must be a str, got list$"),  # was "unhashable type"
+])
+def test_odd_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()

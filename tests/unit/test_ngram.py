@@ -575,3 +575,55 @@ def test_fit_encoded_is_fit_without_the_strings():
 def test_fit_encoded_names_bad_input(ids, lengths, vocab, error, message):
     with pytest.raises(error, match=message):
         MLE(2).fit_encoded(ids, lengths, Vocabulary(["i", "spent"]) if vocab is None else vocab)
+
+
+# --- edges mutation testing found unpinned ------------------------------------------------------
+
+
+def test_a_table_of_one_ngram_is_looked_up():
+    # the course's framing of "a a a": one trigram, one bigram history, one unigram type
+    model = MLE(3, convention="course").fit([["a", "a", "a"]])
+    assert model.counts.tables[2].keys.size == 1 and model.counts.tables[0].history_counts.size == 1
+    assert model.prob("a", ["a", "a"]) == 1.0 and model.prob("a", ["a"]) == 1.0 and model.prob("a") == 1.0
+    assert model.count("a", ["a", "a"]) == 1 and model.context_count() == 3
+    assert model.prob("a", ["b", "a"]) == 0.0  # an unknown word in the history: never seen
+
+
+def test_ngram_entropy_is_nltks_entropy_of_a_list_of_ngrams():
+    model = AddK(3, 0.5, convention="nltk").fit(TOY_TRAIN)
+    grams = [("<s>", "<s>", "i"), ("i", "spent"), ("money",), ("zz", "</s>"), ("<s>",)]
+    bits = [-math.log2(model.prob(g[-1], list(g[:-1]))) for g in grams]
+    assert model.ngram_entropy(grams) == pytest.approx(sum(bits) / len(bits), rel=1e-12)
+    assert model.ngram_entropy(iter(grams)) == model.ngram_entropy(grams)  # a generator, as nltk's ngrams gives
+    assert model.ngram_perplexity([["i", "spent"]]) == pytest.approx(1 / model.prob("spent", ["i"]), rel=1e-12)
+    mle = MLE(2, convention="nltk").fit(TOY_TRAIN)
+    assert mle.ngram_entropy([("the", "i")]) == math.inf and mle.ngram_perplexity([("the", "i")]) == math.inf
+    assert MLE(2).fit(TOY_TRAIN).ngram_entropy([("<s>", "i")]) == pytest.approx(-math.log2(2 / 3))  # any convention
+
+
+@pytest.mark.parametrize("ngrams, error, message", [
+    ([], ValueError, "^ngrams is empty$"),
+    ([("i", "spent", "money", "x")], ValueError, r"^ngrams\[0\] has 4 tokens; a model of order 3 scores n-grams of "
+                                                 "1 to 3$"),
+    ([("i",), ()], ValueError, r"^ngrams\[1\] has 0 tokens; a model of order 3 scores n-grams of 1 to 3$"),
+    ([("i", 3)], TypeError, r"^ngrams\[0\] must contain only str tokens, got int 3$"),
+    ("i spent", TypeError, "^ngrams must be a list of token lists, got str$"),
+])
+def test_ngram_entropy_names_bad_ngrams(ngrams, error, message):
+    model = AddK(3, convention="nltk").fit(TOY_TRAIN)
+    with pytest.raises(error, match=message):
+        model.ngram_entropy(ngrams)
+    with pytest.raises(NotFittedError):
+        AddK(3).ngram_entropy([("i",)])
+
+
+def test_nltks_convention_counts_the_padding_and_scores_unused_markers_as_unknown():
+    nltk_like = MLE(3, convention="nltk").fit(TOY_TRAIN)  # <s> <s> w .. </s> </s>: 10 words, 6 <s>, 6 </s>
+    assert nltk_like.count("<s>") == 6 and nltk_like.context_count() == 22
+    assert nltk_like.continuations(["<s>"]) == {"<s>": 3, "i": 2, "before": 1}
+    assert nltk_like.prob("<s>", ["<s>"]) == 0.5 and nltk_like.prob("i", ["<s>", "<s>"]) == pytest.approx(2 / 3)
+    standard = MLE(3).fit(TOY_TRAIN)  # unchanged: only what ends at a predicted token
+    assert standard.count("<s>") == 0 and standard.context_count() == 13  # 10 words, 3 </s>
+    unigram = AddK(1, convention="nltk").fit(TOY_TRAIN)  # nltk pads nothing at order 1: the markers are unknown words
+    assert "<s>" not in unigram.outcomes and unigram.prob("<s>") == unigram.prob("</s>") == unigram.prob("zz") == 1 / 19
+    assert AddK(1).fit(TOY_TRAIN).prob("<s>") == 0.0  # the standard convention never predicts <s>

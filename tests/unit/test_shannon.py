@@ -521,3 +521,37 @@ def test_context_profile_defaults_and_what_it_accepts():
     seeded = shannon.context_profile([unigram], many, seed=0)
     assert seeded.surprisal[0] == profile.surprisal[0] != shannon.context_profile([unigram], many, seed=1).surprisal[0]
     assert shannon.context_profile([unigram], TOY, n_positions=1).n_positions == 1
+
+
+# --- odd inputs: the right answer or an error that names the argument -------------------------------
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Straße", "strasse"),  # ß has no decomposition: it was dropped ("strae")
+    ("Æsir and Øresund", "aesir and oresund"),  # Æ, Ø were dropped
+    ("word—word", "word word"),  # an em dash between two words was dropped, joining them ("wordword")
+    ("don’t", "dont"),  # a typographic apostrophe is an apostrophe
+    ("zero\u200bwidth", "zerowidth"),  # an invisible format character is nothing
+    ("naïve café", "naive cafe"),
+    ("中文 abc", "abc"),
+])
+def test_to_letters_outside_ascii(text, expected):
+    assert shannon_letters.to_letters(text) == expected
+
+
+def test_odd_arguments_of_the_game_are_named(toy_models):
+    bigram = toy_models["bigram"]
+    with pytest.raises(TypeError, match=r"^text\[0\] must contain only str tokens, got int 5$"):
+        shannon_letters.to_letters([["a", 5]])  # was "sequence item 1: expected str instance"
+    with pytest.raises(TypeError, match="^name must be a str, got int$"):
+        shannon.predict(bigram, ["i"], "spent", name=5)  # was kept as the name 5
+    with pytest.raises(TypeError, match="^previous must be the Step play_step returned .*got str$"):
+        shannon.play_step(["i", "spent", "money"], 1, None, toy_models, previous="step 0")  # was an AttributeError
+    with pytest.raises(TypeError, match="^models must be a list .*of fitted models, got MLE$"):
+        shannon.context_profile(MLE(1).fit(TOY), TOY)  # was "'MLE' object is not iterable"
+    with pytest.raises(ValueError, match="^seed must be at least 0, got -1$"):
+        shannon.context_profile([MLE(1).fit(TOY)], TOY, seed=-1)  # was numpy's "expected non-negative integer"
+    with pytest.raises(TypeError, match="^seed must be an int, got float$"):
+        shannon.context_profile([MLE(1).fit(TOY)], TOY, seed=1.5)
+    profile = shannon.context_profile((m for m in [MLE(1).fit(TOY)]), TOY, n_positions=10**12)  # a generator
+    assert profile.n_positions == sum(map(len, TOY))  # every position, no more

@@ -246,3 +246,27 @@ def test_mixture_validation():
         MixtureSource([FAIR, BENT], weights=[0.2, 0.3])
     with pytest.raises(ValueError, match="n must be at least 1"):
         MixtureSource([FAIR, BENT]).sample(0)
+
+
+def test_odd_arguments_are_named():
+    coin = IIDSource([0.5, 0.5], outcomes=["H", "T"])
+    with pytest.raises(ValueError, match="seed must be at least 0, got -1"):
+        coin.sample(3, seed=-1)  # was numpy's "expected non-negative integer"
+    with pytest.raises(ValueError, match="seed must be at least 0"):
+        MixtureSource([coin, coin]).sample_with_choice(3, seed=-1)
+    with pytest.raises(TypeError, match=r"outcomes must be hashable labels .*got \[\[1\], \[2\]\]"):
+        IIDSource([0.5, 0.5], outcomes=[[1], [2]])  # was "unhashable type: 'list'"
+    with pytest.raises(TypeError, match="labels must be a sequence of outcome labels, got int"):
+        coin.encode(5)
+    with pytest.raises(ValueError, match=r"labels contains \['H'\], which is not one of \['H', 'T'\]"):
+        coin.encode([["H"]])
+    assert coin.decode([]) == [] and coin.decode(np.array([], dtype=int)) == []  # an empty sample
+    assert coin.encode("HT").tolist() == [0, 1]  # a str is the sequence of its characters
+
+
+def test_block_entropy_of_any_length():
+    # n * H with n beyond a float's range was an OverflowError
+    assert IIDSource([0.5, 0.5]).block_entropy(10**400) == math.inf
+    assert MarkovSource(P).block_entropy(10**400) == math.inf
+    assert IIDSource([1.0]).block_entropy(10**400) == 0.0  # a certain outcome tells nothing, however often
+    assert IIDSource([0.5, 0.5]).block_entropy(10**30) == 1e30

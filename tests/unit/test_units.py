@@ -3,6 +3,7 @@ the text out exactly, unknown tokens paid for as chapter 3's coder pays for them
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -143,3 +144,62 @@ def test_the_toy_corpus_per_token_and_per_character():
 def test_bad_input_is_named(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+# --- odd inputs: the right number or an error that names the argument -------------------------------
+
+
+@pytest.mark.parametrize("call, error, words", [
+    # bits per token are -log2 of probabilities <= 1: never negative (was -3.0 bits per character)
+    (lambda: units.per_character(-3.0, 100, 500), ValueError,
+     r"^bits_per_token must be at least 0 \(bits are -log2 of a probability <= 1\), got -3\.0$"),
+    (lambda: units.per_character(math.nan, 100, 500), ValueError, "^bits_per_token is NaN"),
+    (lambda: units.per_character("3", 100, 500), TypeError, "^bits_per_token must be a number, got str$"),
+    (lambda: units.per_character(True, 100, 500), TypeError, "^bits_per_token must be a number, got bool$"),
+    (lambda: units.count_characters(5), TypeError, "sentence_texts must be a list of str"),
+    (lambda: units.spelling_bits("speller", ["a"]), TypeError, "^speller must be a fitted lmcore language model"),
+    (lambda: units.score_text(AddK(1).fit(TOY), [["i", "zz"]], 9, speller="x"), TypeError,
+     "^speller must be a fitted lmcore language model"),
+    (lambda: units.score_text(AddK(1).fit(TOY), TOY_TEST, 9, result=5), TypeError,
+     r"^result must be a PerplexityResult \(evaluate\(model, sentences\)\), got int$"),
+])
+def test_odd_input_is_named(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+def test_odd_input_with_a_right_number():
+    assert units.per_character(math.inf, 100, 500) == math.inf  # a token of probability 0
+    assert units.per_character(0.0, 10**400, 1) == 0.0
+    assert units.per_character(3.0, 10**400, 1) == math.inf  # was an OverflowError
+    assert units.per_character(3.0, 10**400, 10**400) == pytest.approx(3.0)
+    assert units.per_character(np.float32(6.0), 100, 500) == pytest.approx(1.2)
+    # a generator of texts is counted once (it was read by the type check, then counted as 0)
+    assert units.count_characters(t for t in ["ab", "c"]) == 5 == units.count_characters(["ab", "c"])
+    speller = coding.fit_speller(ENGLISH)
+    assert units.spelling_bits(speller, (w for w in ["god"])) == units.spelling_bits(speller, ["god"]) > 0
+
+
+# --- the rest of lmcore.evaluate: scoring and the perplexity table ----------------------------------
+
+
+def test_a_sentence_with_no_counted_token_has_no_perplexity():
+    from lmcore.evaluate import sentence_perplexities
+    model = AddK(1).fit(TOY)
+    # under ppl1 an empty sentence scores </s> but counts no token: NaN, as documented (was inf)
+    values = sentence_perplexities(model, [[], ["i"]], eos="ppl1")
+    assert math.isnan(values[0]) and math.isfinite(values[1])
+    assert math.isnan(sentence_perplexities(model, [[]], eos="exclude")[0])
+
+
+def test_the_perplexity_table_names_its_lists():
+    from lmcore.evaluate import perplexity_table
+    split = (TOY * 2, TOY[:1], TOY_TEST)
+    with pytest.raises(TypeError, match=r"^methods must be a list \(orders=\[1, 2, 3\], methods=\['kneser-ney'\]\), "
+                                        "got str$"):
+        perplexity_table(split, methods="add-one")  # was "got ['a', 'd', 'd', '-', 'o', 'n', 'e']"
+    with pytest.raises(TypeError, match="^orders must be a list .*got int$"):
+        perplexity_table(split, orders=2)  # was "'int' object is not iterable"
+    with pytest.raises(ValueError, match="^split.heldout is empty: interpolation fits its λ on held-out sentences$"):
+        perplexity_table((TOY, [], TOY_TEST), orders=[1])  # was "sentences is empty"
+    assert perplexity_table((TOY, [], TOY_TEST), orders=[1], methods=["add-one"]).perplexities.shape == (1, 1)

@@ -67,3 +67,52 @@ def test_errors():
         Vocabulary(["a", "a"])
     with pytest.raises(ValueError, match="no tokens"):
         Vocabulary.build(TOY_TRAIN).oov_rate([[]])
+
+
+@pytest.mark.parametrize("ids, error, words", [
+    ([-1], ValueError, r"^ids holds -1, which is not an id of this vocabulary \(0\.\.10\)$"),  # was the last word
+    ([99], ValueError, r"^ids holds 99, which is not an id of this vocabulary"),  # was an IndexError
+    ([10**30], ValueError, "ids holds 1000000000000000000000000000000"),
+    (np.array([-1, 3]), ValueError, "ids holds -1"),
+    ([1.5], TypeError, "^ids must hold int ids, got float 1.5$"),  # was <s>
+    ([True], TypeError, "^ids must hold int ids, got bool True$"),  # was <s>
+    (["3"], TypeError, "^ids must hold int ids, got str '3'$"),  # was "before"
+    ("3", TypeError, "^ids must be a sequence of int ids, got str$"),
+    (3, TypeError, "^ids must be a sequence of int ids, got int$"),
+    (np.array([3.0]), TypeError, "^ids must hold int ids, got dtype float64$"),
+    (np.array([[3]]), ValueError, r"^ids must be one-dimensional, got shape \(1, 1\)$"),
+])
+def test_decode_takes_only_the_vocabularys_ids(ids, error, words):
+    with pytest.raises(error, match=words):
+        Vocabulary.build(TOY_TRAIN).decode(ids)
+
+
+def test_decode_of_ids_in_range():
+    v = Vocabulary.build(TOY_TRAIN)
+    assert v.decode([]) == [] and v.decode(np.array([], dtype=np.int64)) == []
+    assert v.decode(np.array([3, 10], dtype=np.int32)) == ["i", "years"] == v.decode((3, np.int64(10)))
+
+
+def test_the_constructor_checks_its_words_as_build_checks_its_tokens():
+    with pytest.raises(TypeError, match="^words must contain only str tokens, got int 1$"):
+        Vocabulary([1, 2])  # was accepted: ids 3 and 4 for the ints
+    with pytest.raises(TypeError, match="^words must be a sequence of tokens"):
+        Vocabulary("ab")  # was the words "a" and "b"
+    with pytest.raises(TypeError, match="^words must be a sequence of tokens"):
+        Vocabulary(None)
+    with pytest.raises(TypeError, match="^min_count must be an int, got str$"):
+        Vocabulary(["a"], min_count="x")
+    with pytest.raises(ValueError, match="^min_count must be at least 1, got 0$"):
+        Vocabulary(["a"], min_count=0)
+    assert Vocabulary(w for w in ["a", "b"]).words == ("a", "b")  # a generator of words is read once
+
+
+def test_a_token_is_a_str():
+    v = Vocabulary.build(TOY_TRAIN)
+    with pytest.raises(TypeError, match="^token must be a str, got int$"):
+        v.id(5)  # was <unk>'s id
+    with pytest.raises(TypeError, match="^token must be a str, got list$"):
+        v.id(["i"])  # was "unhashable type: 'list'"
+    assert ["i"] not in v and 5 not in v and "i" in v  # a container answers False for what it cannot hold
+    with pytest.raises(TypeError, match="^sentences must be a list of token lists, got str$"):
+        v.encode_all("i spent")

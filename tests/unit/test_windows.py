@@ -100,3 +100,40 @@ def test_sentence_starts_need_no_window_to_lose_context():
 def test_bad_input_is_named(call, error, words):
     with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)").replace("+", r"\+")):
         call()
+
+
+def test_a_plan_of_a_billion_tokens_is_a_formula():
+    import tracemalloc
+    tracemalloc.start()
+    plan = window_plan(10**9, 1024, 1)  # listed its billion window starts: 8 GB (and 1e9 more for the sum)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 100_000
+    assert plan.n_passes == 10**9 - 1024 + 1 and plan.positions_computed == (plan.n_passes - 1) * 1024 + 1024
+    # exact in whole numbers where float division was not (1e30 tokens)
+    huge = window_plan(10**30 + 1, 10, 10)
+    assert huge.n_passes == 1 + (10**30 + 1 - 10 + 9) // 10 and huge.positions_computed == 10**30 + 1
+    assert window_plan(10, 4, 2).starts.tolist() == [0, 2, 4, 6]  # listed only when asked for
+
+
+@pytest.mark.parametrize("table, error, words", [
+    ([["a"]], TypeError, "table must hold numbers (natural-log probabilities), got dtype <U1"),
+    ("ab", TypeError, "table must be a (k + 1) x N array of log-probabilities, got str"),
+    ([[True]], TypeError, "table must hold numbers"),  # False was read as log 1
+    ([[-1.0, -1.0], [-1.0]], ValueError, "its rows differ in length"),
+])
+def test_a_table_is_numbers(table, error, words):
+    with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)").replace("+", r"\+")):
+        windowed_score(table, 1, 1)
+
+
+def test_a_perplexity_beyond_the_largest_float_is_infinite():
+    score = windowed_score([[-1000.0]], 1, 1)  # 1443 bits: 2 ** 1443 was an OverflowError
+    assert score.perplexity == math.inf and score.bits == pytest.approx(1000 / math.log(2))
+
+
+def test_a_window_longer_than_any_text():
+    # a window of 10**30 tokens was an OverflowError inside numpy ("Python int too large to convert to C long")
+    assert context_in_window(5, 10**30, 1).tolist() == [0, 1, 2, 3, 4]
+    assert windowed_score([[-1.0, -1.0]], 10**30, 10**30).perplexity == pytest.approx(math.e)
+    assert window_plan(5, 10**30, 10**30).n_passes == 1
