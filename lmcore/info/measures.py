@@ -74,6 +74,13 @@ def _pair(p, m) -> tuple[np.ndarray, np.ndarray]:
     return p_array, m_array
 
 
+def _on_support(p, m) -> tuple[np.ndarray, np.ndarray]:
+    """The aligned probabilities of ``p`` and ``m`` where ``p(x) > 0`` (0 · log 0 = 0 leaves out the rest)."""
+    p, m = _pair(p, m)
+    support = p > 0
+    return p[support], m[support]
+
+
 # --- measures of a distribution -------------------------------------------------
 
 
@@ -128,15 +135,13 @@ def cross_entropy(p: Distribution,
     1.0
     """
     base = check_base(base)
-    p, m = _pair(p, m)
-    support = p > 0
-    if (m[support] == 0).any():
+    p, m = _on_support(p, m)
+    if (m == 0).any():
         return math.inf
-    return float(-(p[support] * np.log(m[support])).sum() / math.log(base)) + 0.0
+    return float(-(p * np.log(m)).sum() / math.log(base)) + 0.0
 
 
-def kl_divergence(p: Distribution,
-                  m: Distribution, base: float = 2) -> float:
+def kl_divergence(p: Distribution, m: Distribution, base: float = 2) -> float:
     """Kullback-Leibler divergence ``D(p || m) = Σ_x p(x) log(p(x) / m(x)) = H(p, m) - H(p)``.
 
     Never negative (Gibbs' inequality); ``inf`` when ``m(x) = 0`` where ``p(x) > 0``
@@ -146,11 +151,10 @@ def kl_divergence(p: Distribution,
     0.0
     """
     base = check_base(base)
-    p, m = _pair(p, m)
-    support = p > 0
-    if (m[support] == 0).any():
+    p, m = _on_support(p, m)
+    if (m == 0).any():
         return math.inf
-    divergence = float((p[support] * (np.log(p[support]) - np.log(m[support]))).sum() / math.log(base))
+    divergence = float((p * (np.log(p) - np.log(m))).sum() / math.log(base))
     return max(divergence, 0.0)  # rounding can give -1e-17 for m == p
 
 
