@@ -8,12 +8,25 @@ would move on another test set of that size:
     delta* = BLEU_B(resample) - BLEU_A(resample),   over n_resamples resamples
     interval: the (1 - confidence)/2 and (1 + confidence)/2 order statistics of delta*
     p (Koehn's) = fraction of resamples in which B does not score higher than A
+    p (sacrebleu's) = (1 + #{i: |delta*_i| - mean |delta*| > |delta|}) / (1 + n_resamples)
 
-If the interval excludes 0 (equivalently, B wins in at least 97.5% of the resamples for 95%), the
-difference is unlikely to be an accident of the test set. Corpus BLEU is not a mean of sentence
-scores, so each resample adds up the sentences' statistics (``lmcore.bleu.BleuStats``: matches,
-totals, c and r) and combines them once; here a resample is a row of draw counts, and all
-resamples' statistics are one matrix product.
+If the interval excludes 0 (equivalently, for 95%: one system wins in at least 97.5% of the
+resamples), the difference is unlikely to come from which sentences happened to make up the test
+set. That is all the bootstrap varies: it says nothing about the choice of references, the kind of
+text (domain), or settings tuned on this test set.
+
+Two p-values, two questions; neither is the probability that B is better. Koehn's (2004) is
+one-sided: how often B fails to beat A when the test sentences are resampled; read as a test, its
+null hypothesis is "B is not better than A" (it is at most 0.025 exactly when the 95% interval
+lies above 0). sacrebleu's (``PairedTest(test_type="bs")``, after Moses's
+bootstrap-hypothesis-difference-significance.pl) is two-sided, of the null hypothesis "A and B
+score the same": the resampled absolute differences |delta*|, shifted to mean 0, stand in for how
+|delta| would vary if the systems were equal, and p is the share of them above the observed
+|delta|, with one added to the count and to n (so p >= 1 / (1 + n_resamples)).
+
+Corpus BLEU is not a mean of sentence scores, so each resample adds up the sentences' statistics
+(``lmcore.bleu.BleuStats``: matches, totals, c and r) and combines them once; here a resample is a
+row of draw counts, and all resamples' statistics are one matrix product.
 
 Same draws as sacrebleu: ``seed`` (default 12345, sacrebleu's ``SACREBLEU_SEED``) feeds
 ``numpy.random.default_rng(seed).choice(n, size=(n_resamples, n))``, which is what
@@ -246,10 +259,17 @@ class PairedBootstrap:
     ``score_a``, ``score_b``: corpus BLEU on the test set itself; ``delta = score_b - score_a``;
     ``scores_a``, ``scores_b``: the scores on each resample; ``interval``: the ``confidence``
     interval of the difference B - A; ``wins_b``: the fraction of resamples in which B scores
-    higher; ``p_value = 1 - wins_b`` (Koehn's); ``mean_a``/``half_width_a`` (and for B): the mean
-    of a system's resampled scores and half the width of its interval, as sacrebleu prints them
-    ("mean ± half width"); ``sacrebleu_p_value``: sacrebleu's two-sided p-value, computed here
-    from the same resamples.
+    higher; ``p_value = 1 - wins_b`` (Koehn's, one-sided: "is B better than A?"; for "is A better
+    than B?" it is the fraction of resamples in which A does not score higher);
+    ``mean_a``/``half_width_a`` (and for B): the mean of a system's resampled scores and half the
+    width of its interval, as sacrebleu prints them ("mean ± half width"); ``sacrebleu_p_value``:
+    sacrebleu's two-sided p-value ("do A and B differ?"), computed here from the same resamples.
+    The module's docstring says what each p-value tests.
+
+    >>> result = PairedBootstrap(0.30, 0.32, np.array([0.30, 0.31, 0.29, 0.30]),
+    ...                          np.array([0.33, 0.30, 0.31, 0.32]), 0.95, None)
+    >>> result.wins_b, result.p_value, result.sacrebleu_p_value
+    (0.75, 0.25, 0.2)
     """
 
     score_a: float
@@ -281,7 +301,8 @@ class PairedBootstrap:
 
     @property
     def p_value(self) -> float:
-        return 1.0 - self.wins_b
+        # counted, not 1 - wins_b: 25/1000 must be 0.025 itself, the 95% interval's edge
+        return float(np.mean(self.deltas <= 0))
 
     def _mean_half_width(self, scores: np.ndarray) -> tuple[float, float]:
         low, high = order_statistic_interval(scores, self.confidence)
@@ -305,7 +326,16 @@ class PairedBootstrap:
 
     @property
     def sacrebleu_p_value(self) -> float:
-        """(1 + #{resamples: |delta*| - mean |delta*| > |delta|}) / (1 + n_resamples), as in sacrebleu 2."""
+        """(1 + #{resamples: |delta*| - mean |delta*| > |delta|}) / (1 + n_resamples), as in sacrebleu 2:
+        the share of the resampled absolute differences, shifted to mean 0 (a stand-in for how
+        |delta| varies when A and B score the same), that exceed the observed |delta|; two-sided.
+
+        Identical systems get the smallest p there is, 1 / (1 + n_resamples): every shifted |delta*| is
+        0, and none is strictly above the observed 0 (sacrebleu counts with ">" too).
+
+        >>> PairedBootstrap(0.3, 0.3, np.zeros(9), np.zeros(9), 0.95, None).sacrebleu_p_value
+        0.1
+        """
         spread = np.abs(self.deltas)
         return float((np.sum(spread - spread.mean() > abs(self.delta)) + 1) / (self.n_resamples + 1))
 

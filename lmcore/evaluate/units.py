@@ -13,8 +13,8 @@ line, every line ending in a line break. English: letters, digits, apostrophes a
 one space between words, one line break per sentence; Chinese: the characters, one line
 break per sentence. So C is exactly the number of tokens a character model predicts (each
 character, plus ``</s>`` for the line break), and a character model's bits per token *are*
-its bits per character. (Chapter 3 counted the same text without the last line break,
-chapter 4 the Chinese characters without any: one character less, and one per sentence less.)
+its bits per character. Chapters 4 and 7 both count this way; chapter 3 counted the same
+text without the last line break, one character less.
 
 **Nothing is free**: a token outside a model's vocabulary is scored as ``<unk>``, which does
 not say which token it was. As in chapter 3, such a token is then spelled out character by
@@ -86,9 +86,13 @@ def characters(sentences: Sentences, separator: str = " ") -> list[list[str]]:
 
 
 def count_characters(sentence_texts: Sequence[str]) -> int:
-    """C, the characters of the test text: each sentence's text plus one line break.
+    """C, the characters of the test text: each sentence's text plus one line break, the one
+    ``</s>`` stands for, C = Σ_sentences (len(text) + 1).
 
-    Introduced in notebooks/07_neural_models.ipynb, section "Perplexity depends on the unit".
+    >>> count_characters(["中国人民", "迈向新世纪"])   # 4 + 1 and 5 + 1
+    11
+
+    Introduced in notebooks/04_perplexity.ipynb, section "Fair comparison"; chapter 7 counts with it too.
     """
     if isinstance(sentence_texts, Iterable) and not isinstance(sentence_texts, (Sequence, str, bytes)):
         sentence_texts = list(sentence_texts)  # a generator: read once, counted once

@@ -2,13 +2,13 @@
 
 Each numeric check asks for 3 significant digits and accepts any answer within half a unit of
 the third significant digit of the expected value; it recognises the typical wrong answers (a
-natural or decimal log in place of log2, a probability or a ratio in place of bits, a rank in
-place of a probability, the other bound).
+natural or decimal log in place of log2, whole halvings in place of log2, a probability or a
+ratio in place of bits, a rank in place of a probability, the other bound).
 
->>> check_anchovies_surprisal(6.64).correct
+>>> check_olives_surprisal(5.06).correct
 True
->>> print(check_anchovies_surprisal(4.61))  # doctest: +NORMALIZE_WHITESPACE
-Not yet: 4.61 is what you get with the natural log: that is nats; divide by ln 2 = 0.6931 for bits
+>>> print(check_olives_surprisal(3.51))  # doctest: +NORMALIZE_WHITESPACE
+Not yet: 3.51 is what you get with the natural log: that is nats; divide by ln 2 = 0.6931 for bits
 (or use log2).
 """
 
@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import math
 
-from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.exercises.feedback import Feedback, check_choice, check_number, round_to
 from lmcore.i18n import translatable
 
 __all__ = [
     "PIZZA_EXERCISE",
-    "check_anchovies_surprisal",
+    "OLIVES_PROBABILITY",
+    "check_olives_surprisal",
     "check_extra_bits",
     "check_rank_or_probability",
     "LETTER_EXERCISE_COUNTS",
@@ -37,28 +38,41 @@ SIGNIFICANT_DIGITS = 3
 #: The course's candidates for "I always order pizza with cheese and ___", with their probabilities.
 PIZZA_EXERCISE = {"mushrooms": 0.1, "pepperoni": 0.1, "anchovies": 0.01, "fried rice": 0.0001, "and": 1e-100}
 
+#: Exercise 1: the probability of "olives" in the pizza sentence. Not in the chapter's table, so that
+#: its surprisal is computed, not read off the printed ones.
+OLIVES_PROBABILITY = 0.03
+
 _NATURAL_LOG = translatable("with the natural log: that is nats; divide by ln 2 = 0.6931 for bits (or use log2).")
 _DECIMAL_LOG = translatable("with log10: that counts decimal digits; use log2 for bits.")
 
 
-def _check(answer: object, expected: float, mistakes: dict[float, str]) -> Feedback:
+def _check(answer: object, expected: float, mistakes: dict[float, str],
+           early_rounded: tuple[float, ...] = ()) -> Feedback:
     """:func:`check_number` at 3 significant digits (a mistake too is recognised at 3 digits of its own value)."""
     decimals = max(0, SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(abs(expected))))
-    return check_number(answer, expected, mistakes=mistakes, digits=decimals, sig_digits=SIGNIFICANT_DIGITS)
+    return check_number(answer, expected, mistakes=mistakes, digits=decimals, sig_digits=SIGNIFICANT_DIGITS,
+                        early_rounded=early_rounded)
 
 
-def check_anchovies_surprisal(answer: object) -> Feedback:
-    """The surprisal, in bits, of "anchovies" (probability 0.01), to 3 significant digits: -log2 0.01.
+def check_olives_surprisal(answer: object) -> Feedback:
+    """The surprisal, in bits, of "olives" (probability 0.03), to 3 significant digits:
+    -log2 0.03 = log2 (1 / 0.03) = 5.0589.
 
     Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+
+    >>> check_olives_surprisal(5.06).correct, check_olives_surprisal("5.0589").correct
+    (True, True)
     """
-    p = PIZZA_EXERCISE["anchovies"]
+    p = OLIVES_PROBABILITY
+    whole_halvings = float(math.floor(-math.log2(p)))  # counting halvings stops at 1/32 = 0.03125, just above p
     return _check(answer, -math.log2(p), {
         -math.log(p): _NATURAL_LOG,
         -math.log10(p): _DECIMAL_LOG,
         p: translatable("by giving the probability itself; surprisal is -log2 of it, in bits."),
         1 / p: translatable("with 1/p, the inverse probability; surprisal is its log2."),
         math.log2(p): translatable("with the sign left out: surprisal is -log2 p, never negative."),
+        whole_halvings: translatable("by counting whole halvings: 1/32 = 0.03125 costs 5 bits, and 0.03 is a "
+                                     "little less probable, so it costs a little more; use log2."),
     })
 
 
@@ -80,7 +94,12 @@ def check_extra_bits(answer: object) -> Feedback:
         -math.log2(rice) - math.log2(pepperoni): translatable("by adding the two surprisals; the question is the "
                                                               "difference."),
         -math.log2(rice): translatable("with the surprisal of fried rice alone; subtract that of pepperoni."),
-    })
+    }, early_rounded=(_rounded(-math.log2(rice)) - _rounded(-math.log2(pepperoni)),))
+
+
+def _rounded(value: float) -> float:
+    """An intermediate value as a student who rounds too early writes it down."""
+    return round_to(value, SIGNIFICANT_DIGITS)
 
 
 def check_rank_or_probability(answer: object) -> Feedback:
@@ -159,12 +178,13 @@ def check_lower_bound(answer: object) -> Feedback:
 
 
 #: The uniform-model exercise: a model that gives each of this many words the same probability.
-UNIFORM_EXERCISE_WORDS = 10_000
+UNIFORM_EXERCISE_WORDS = 30_000
 
 
 def check_uniform_bits(answer: object) -> Feedback:
-    """A model gives each of 10,000 words the same probability, whatever the context: how many bits
-    does it pay per word, on any text? To 3 significant digits: log2 10,000.
+    """A model gives each of 30,000 words the same probability, whatever the context: how many bits
+    does it pay per word, on any text? To 3 significant digits: log2 30,000 = 14.9 (not 10,000 words,
+    whose 13.3 bits the chapter prints as the surprisal of a word of probability 0.0001).
 
     Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
     """

@@ -96,17 +96,25 @@ def check_entropy_with_impossible_outcome(answer: object) -> Feedback:
     })
 
 
-#: Exercise 3: a distribution and a prefix code for it.
+#: Exercise 3: a distribution, and its Huffman code (the reference answer: the student builds it by hand).
 CODE_EXERCISE = {"p": (0.4, 0.3, 0.2, 0.1), "code": ("0", "10", "110", "111")}
 
 
 def check_average_code_length(answer: object) -> Feedback:
-    """The average code length Σ p(x) |code(x)| of :data:`CODE_EXERCISE`, in bits, to 3 significant digits.
+    """The average length Σ p(x) |code(x)| of the Huffman code of :data:`CODE_EXERCISE`, in bits,
+    to 3 significant digits.
+
+    The merges 0.1 + 0.2 = 0.3, 0.3 + 0.3 = 0.6, 0.6 + 0.4 = 1 give the code words 0, 10, 110, 111,
+    so L = 0.4 · 1 + 0.3 · 2 + 0.2 · 3 + 0.1 · 3 = 1.9.
 
     Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
+
+    >>> check_average_code_length(1.90).correct
+    True
     """
     p, code = CODE_EXERCISE["p"], CODE_EXERCISE["code"]
     lengths = [len(word) for word in code]
+    shannon_lengths = [math.ceil(-math.log2(x)) for x in p]  # within a bit of H, yet not the shortest
     return _check(answer, sum(x * n for x, n in zip(p, lengths)), 3, {
         sum(lengths) / len(lengths): translatable("by averaging the code word lengths without weights; a frequent "
                                                   "outcome's code word is used more often, so weigh each length by "
@@ -115,6 +123,12 @@ def check_average_code_length(answer: object) -> Feedback:
                                   "single outcomes here, cannot reach. Weigh each code word's length by its "
                                   "probability."),
         float(sum(lengths)): translatable("by adding the lengths; weigh each by its probability instead."),
+        math.log2(len(p)): translatable("with 2 bits for every outcome, a balanced tree: once 0.1 and 0.2 are "
+                                        "merged into 0.3, the two least probable are the two 0.3s, not 0.3 and "
+                                        "0.4."),
+        sum(x * n for x, n in zip(p, shannon_lengths)): translatable(
+            "with the lengths ⌈-log2 p⌉ = 2, 2, 3, 4: such a code is within a bit of H, but merging the two least "
+            "probable outcomes, again and again, gives a shorter one."),
     })
 
 

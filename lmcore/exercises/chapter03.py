@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.exercises.feedback import Feedback, check_choice, check_number, round_to
 from lmcore.i18n import translatable
 
 __all__ = [
@@ -26,15 +26,22 @@ __all__ = [
     "CODED_SIZE_EXERCISE",
     "check_coded_bits_per_character",
     "BROWN_PERPLEXITY",
-    "check_brown_bits_per_word",
+    "PERPLEXITY_PAIR_EXERCISE",
+    "check_bits_saved_by_lower_perplexity",
 ]
 
 #: The precision every numeric exercise of chapter 3 asks for: 3 significant digits.
 SIG_DIGITS = 3
 
 
-def _check(answer: object, expected: float, mistakes: dict[float, str]) -> Feedback:
-    return check_number(answer, expected, mistakes=mistakes, sig_digits=SIG_DIGITS)
+def _check(answer: object, expected: float, mistakes: dict[float, str],
+           early_rounded: tuple[float, ...] = ()) -> Feedback:
+    return check_number(answer, expected, mistakes=mistakes, sig_digits=SIG_DIGITS, early_rounded=early_rounded)
+
+
+def _rounded(value: float) -> float:
+    """An intermediate value as a student who rounds too early writes it down."""
+    return round_to(value, SIG_DIGITS)
 
 
 # A neural model's training loss: the mean negative log-likelihood per token, in nats.
@@ -56,7 +63,7 @@ def check_loss_in_bits(answer: object) -> Feedback:
                               "3.2)."),
         nats / math.log10(2): translatable("by converting as if the loss were in log10 units (bans); a loss in "
                                            "nats uses the natural log: divide by ln 2."),
-    })
+    }, early_rounded=(nats * _rounded(1 / math.log(2)), nats / _rounded(math.log(2))))
 
 
 # Two distributions over two outcomes: the data p and a model m.
@@ -128,17 +135,36 @@ def check_coded_bits_per_character(answer: object) -> Feedback:
 BROWN_PERPLEXITY = 247
 
 
-def check_brown_bits_per_word(answer: object) -> Feedback:
-    """Bits per word of a model with perplexity 247 per word: log2 247 = 7.9484.
+# Brown et al.'s perplexity per word and a better model's, on the same text.
+PERPLEXITY_PAIR_EXERCISE = {"perplexity before": BROWN_PERPLEXITY, "perplexity after": 200}
+
+
+def check_bits_saved_by_lower_perplexity(answer: object) -> Feedback:
+    """Bits per word saved by going from perplexity 247 to 200 on the same text:
+    perplexity is 2 ** H, so H_before - H_after = log2 247 - log2 200 = log2(247 / 200) = 0.3045.
+
+    A ratio of perplexities is a difference of bits; rounding log2 247 and log2 200 to
+    7.95 and 7.64 before subtracting gives 0.310, wrong in the third digit.
 
     Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
+
+    >>> print(check_bits_saved_by_lower_perplexity(0.305))
+    Correct: 0.3045.
+    >>> check_bits_saved_by_lower_perplexity(47).correct
+    False
     """
-    pp = BROWN_PERPLEXITY
-    return _check(answer, math.log2(pp), {
-        math.log(pp): translatable("with the natural log: that is nats per word; bits need log2."),
-        math.log10(pp): translatable("with log10; bits need log2."),
-        pp / 8: translatable("by dividing by 8; the bits of a perplexity are its logarithm: 2 ** H = 247, so H = "
-                             "log2 247."),
-        1 / pp: translatable("by inverting the perplexity: that is the geometric mean probability per word, not "
-                             "bits."),
-    })
+    before, after = PERPLEXITY_PAIR_EXERCISE["perplexity before"], PERPLEXITY_PAIR_EXERCISE["perplexity after"]
+    return _check(answer, math.log2(before / after), {
+        before - after: translatable("by subtracting the perplexities; perplexity is 2 ** H, so bits subtract "
+                                     "where perplexities divide: log2(247 / 200)."),
+        math.log2(before - after): translatable("by taking log2 of the difference 247 - 200; the bits saved are "
+                                                "the difference of the logs, log2 247 - log2 200."),
+        (before - after) / before: translatable("with the relative drop in perplexity (19%); a ratio of "
+                                                "perplexities is a difference of bits: log2(247 / 200)."),
+        math.log(before / after): translatable("with the natural log: that is nats per word; bits need log2."),
+        math.log10(before / after): translatable("with log10; bits need log2."),
+        math.log2(after / before): translatable("by subtracting the other way round; the better model needs "
+                                                "fewer bits, so the saving, log2 247 - log2 200, is positive."),
+        math.log2(after): translatable("with the bits per word of the better model itself; the question asks "
+                                       "how many fewer than log2 247 it needs."),
+    }, early_rounded=(_rounded(math.log2(before)) - _rounded(math.log2(after)),))

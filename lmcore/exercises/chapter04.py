@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from lmcore.exercises.feedback import Feedback, check_number
+from lmcore.exercises.feedback import Feedback, check_number, round_to
 from lmcore.i18n import translatable
 
 __all__ = [
@@ -39,8 +39,14 @@ __all__ = [
 SIG_DIGITS = 3
 
 
-def _check(answer: object, expected: float, mistakes: dict[float, str]) -> Feedback:
-    return check_number(answer, expected, mistakes=mistakes, sig_digits=SIG_DIGITS)
+def _check(answer: object, expected: float, mistakes: dict[float, str],
+           early_rounded: tuple[float, ...] = ()) -> Feedback:
+    return check_number(answer, expected, mistakes=mistakes, sig_digits=SIG_DIGITS, early_rounded=early_rounded)
+
+
+def _rounded(value: float) -> float:
+    """An intermediate value as a student who rounds too early writes it down."""
+    return round_to(value, SIG_DIGITS)
 
 
 # Half of the test tokens get probability 1/2, the other half 1/32.
@@ -108,7 +114,7 @@ def check_perplexity_after_gain(answer: object) -> Feedback:
         math.exp(bits - gain): translatable("with e ** H; H is in bits, so the perplexity is 2 ** H."),
         before / 2: translatable("by halving the perplexity: that is a gain of a whole bit; half a bit divides it "
                                  "by 2 ** 0.5."),
-    })
+    }, early_rounded=(2 ** _rounded(bits - gain), _rounded(before) / _rounded(2**gain)))
 
 
 # 999 tokens with probability 0.1 and one very surprising token.
@@ -154,7 +160,7 @@ def check_sentence_perplexity_with_eos(answer: object) -> Feedback:
                                                "words."),
         math.exp(-sum(logs) / 4): translatable("by counting <s> as well: <s> is given, never predicted, so it is "
                                                "not in N."),
-    })
+    }, early_rounded=(2 ** _rounded(-sum(logs) / 3 / math.log(2)),))
 
 
 # Two test sentences with their per-token probabilities, for the aggregation exercise.
@@ -176,7 +182,8 @@ def check_corpus_perplexity(answer: object) -> Feedback:
         math.exp(sum(math.log(p) for p in per_sentence) / 2):
             translatable("with a geometric mean of sentence perplexities, which weighs a 2-token sentence like a "
                          "4-token one."),
-    })
+    }, early_rounded=(2 ** _rounded(-sum(all_logs) / len(all_logs) / math.log(2)),
+                      math.exp(_rounded(-sum(all_logs) / len(all_logs)))))
 
 
 # A word model's score on a test text, for converting to a unit every tokenization shares.

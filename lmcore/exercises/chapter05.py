@@ -6,6 +6,8 @@ answer at that precision (3 significant digits, 2 for the add-k mass).
 
 >>> check_interpolated_probability(0.238).correct, check_em_step(0.51).correct
 (True, True)
+>>> check_kneser_ney_probability(0.0644).correct
+True
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ __all__ = [
     "check_add_k_unseen_mass",
     "RESCUED_TOKEN_EXERCISE",
     "check_rescued_token_bits",
+    "KNESER_NEY_EXERCISE",
+    "check_kneser_ney_probability",
 ]
 
 #: Interpolation exercise: weights λ1, λ2, λ3 (unigram first) and the three estimates of one word.
@@ -90,6 +94,10 @@ def check_em_step(answer: object) -> Feedback:
                              "token's share first, then the mean of the shares."),
         lambdas[0]: translatable("by leaving λ1 where it started; one step moves it towards the order that "
                                  "explains the tokens better."),
+        shares[0][0]: translatable("with the unigram's share of the first token only; λ1 is the mean of its "
+                                   "shares over both tokens."),
+        shares[1][0]: translatable("with the unigram's share of the second token only; λ1 is the mean of its "
+                                   "shares over both tokens."),
     }, sig_digits=3)
 
 
@@ -132,8 +140,10 @@ def check_add_k_unseen_mass(answer: object) -> Feedback:
         unseen / size: translatable("with the fraction of the vocabulary never seen after h, which is not a "
                                     "probability mass: weigh it by k / (c(h) + k|V|) per word."),
         k * unseen / c_h: translatable("without k|V| in the denominator (a probability mass cannot exceed 1)."),
-        k * unseen / (c_h + k * unseen): translatable("by adding k only for the unseen words in the denominator: "
-                                                      "every one of the |V| counts gets k."),
+        # 0.66 is also what rounding 0.1/150 to 0.00067 before multiplying by 980 gives: the hint names both
+        k * unseen / (c_h + k * unseen): translatable("by adding k only for the unseen words in the denominator "
+                                                      "(every one of the |V| counts gets k), or by rounding "
+                                                      "k / (c(h) + k|V|) to 2 digits before multiplying by 980."),
     }, digits=4, sig_digits=2)
 
 
@@ -155,4 +165,43 @@ def check_rescued_token_bits(answer: object) -> Feedback:
                                            "of its weight, so the token costs log2(1/0.05) = 4.32 bits more."),
         -math.log2(lambdas[0]): translatable("with the weight alone; multiply it by the unigram estimate."),
         mixed: translatable("by giving the probability λ1 P1; its surprisal is -log2 of it."),
+    }, sig_digits=3)
+
+
+#: Kneser-Ney exercise: discount d; the history h (its count, the different words after it); the pair's
+#: count; the word w (the different words before it, its count); the training text's different bigrams
+#: and tokens. c(w) and the token count are there for the raw unigram, which Kneser-Ney does not use.
+KNESER_NEY_EXERCISE = {"d": 0.75, "c_h": 25, "types_after_h": 12, "c_hw": 2, "types_before_w": 40, "c_w": 500,
+                       "bigram_types": 1000, "tokens": 5000}
+
+
+def check_kneser_ney_probability(answer: object) -> Feedback:
+    """Interpolated Kneser-Ney bigram probability of :data:`KNESER_NEY_EXERCISE`'s pair (h, w):
+
+        P_KN(w | h) = max(c(h, w) - d, 0) / c(h) + λ(h) P_cont(w)
+        λ(h) = d N1+(h •) / c(h),   P_cont(w) = N1+(• w) / N1+(• •)
+
+    here (2 - 0.75)/25 + (0.75 x 12/25) x 40/1,000 = 0.05 + 0.36 x 0.04 = 0.0644.
+
+    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
+    """
+    data = KNESER_NEY_EXERCISE
+    d, c_h, c_hw = data["d"], data["c_h"], data["c_hw"]
+    discounted = max(c_hw - d, 0) / c_h
+    backoff_weight = d * data["types_after_h"] / c_h
+    p_cont = data["types_before_w"] / data["bigram_types"]
+    return check_number(answer, discounted + backoff_weight * p_cont, mistakes={
+        discounted + p_cont: translatable("by adding P_cont(w) without its weight λ(h) = d N1+(h •) / c(h): the "
+                                          "lower order gets only the probability the discounts freed."),
+        discounted + backoff_weight * data["c_w"] / data["tokens"]:
+            translatable("with the raw unigram c(w) / N = 500/5,000 as the lower order; Kneser-Ney uses "
+                         "P_cont(w) = N1+(• w) / N1+(• •), how many different words w follows."),
+        c_hw / c_h + backoff_weight * p_cont: translatable("without subtracting d from c(h, w): the discounts are "
+                                                          "what pays for λ(h)."),
+        discounted: translatable("with the discounted bigram term alone; add the lower order's share "
+                                 "λ(h) P_cont(w)."),
+        discounted + data["types_after_h"] / c_h * p_cont:
+            translatable("with λ(h) = N1+(h •) / c(h), without d: each of the N1+(h •) words seen after h "
+                         "gave up d, not 1."),
+        c_hw / c_h: translatable("with the MLE c(h, w) / c(h): Kneser-Ney discounts it and adds the lower order."),
     }, sig_digits=3)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.exercises.feedback import Feedback, check_choice, check_number, round_to
 from lmcore.i18n import translatable
 
 __all__ = [
@@ -67,12 +67,15 @@ def check_clipped_unigram_precision(answer: object) -> Feedback:
 
 
 #: Exercise 2: two references; unigram precision to 3 significant digits.
-MULTI_REFERENCE_EXERCISE = {"hypothesis": "a a a a b", "references": ["a b b", "a a c"]}
+MULTI_REFERENCE_EXERCISE = {"hypothesis": "a a a a b b", "references": ["a b b b", "a a c"]}
 
 
 def check_multi_reference_precision(answer: object) -> Feedback:
-    """Clipped unigram precision of "a a a a b" against "a b b" and "a a c": "a" clipped at 2 (the
-    most in ONE reference), "b" at 2: (2 + 1) / 5.
+    """Clipped unigram precision of "a a a a b b" against "a b b b" and "a a c": "a" clipped at 2 (the
+    most in ONE reference, the second), "b" at 3 (the first), so it keeps its 2: (2 + 2) / 6.
+
+    >>> check_multi_reference_precision(0.667).correct, check_multi_reference_precision(0.833).correct
+    (True, False)
 
     Introduced in notebooks/06_bleu.ipynb, section "Check yourself".
     """
@@ -114,7 +117,10 @@ def check_bleu_with_brevity(answer: object) -> Feedback:
         bp(10) * sum(p) / len(p): translatable("with the arithmetic mean of the p_n; BLEU takes their geometric "
                                                "mean."),
         math.exp(1 - 9 / 10) * geometric: translatable("with exp(1 - c/r); the penalty is exp(1 - r/c)."),
-    })
+    }, early_rounded=[  # the geometric mean and BP each rounded to 3 digits, BP's r/c too
+        round_to(geometric, 3) * round_to(bp(10), 3),
+        round_to(geometric, 3) * round_to(math.exp(1 - round_to(10 / 9, 3)), 3),
+    ])
 
 
 #: Exercise 4: two sentences, max order N = 2: each sentence's (matches, totals) per order and its c, r.

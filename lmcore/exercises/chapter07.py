@@ -53,6 +53,9 @@ def check_parameter_count(answer: object) -> Feedback:
     """Parameters of a model with |V| = 100, k = 5, d = 16, H = 64:
     E 100·16 + W1 (5·16)·64 + b1 64 + W2 64·100 + b2 100 = 13,284.
 
+    >>> check_parameter_count(11764).correct   # E counted as k·d = 80 numbers, the x of one context
+    False
+
     Introduced in notebooks/07_neural_models.ipynb, section "Check yourself".
     """
     v, k, d, h = (PARAMETER_EXERCISE[key] for key in ("vocabulary", "context", "dim", "hidden"))
@@ -65,6 +68,9 @@ def check_parameter_count(answer: object) -> Feedback:
                                           "is (k·d) x H = {kd} x {h}.", k=k, kd=k * d, h=h),
         k * d * h + h + h * v + v: tr("without the embedding table E: each of the {v} entries has its own {d} "
                                       "numbers, and they are learned too.", v=v, d=d),
+        k * d + k * d * h + h + h * v + v: tr("with E as k·d = {kd} numbers: that is the vector x of one context; "
+                                              "the table E holds d = {d} numbers for each of the |V| = {v} tokens, "
+                                              "|V|·d = {vd}.", kd=k * d, d=d, v=v, vd=v * d),
         v * d * k + k * d * h + h + h * v + v: translatable("with one embedding table per context position; the k "
                                                             "positions share one table E (|V| x d)."),
     })

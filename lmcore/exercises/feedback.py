@@ -13,16 +13,17 @@ from __future__ import annotations
 import html
 import math
 import numbers
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 import numpy as np
 
 from lmcore.checks import check_int
 from lmcore.checks import check_number as _check_real
-from lmcore.i18n import tr
+from lmcore.i18n import tr, translatable
 
-__all__ = ["Feedback", "unanswered", "check_choice", "check_number", "half_unit"]
+__all__ = ["Feedback", "unanswered", "check_choice", "check_number", "half_unit", "round_to"]
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,8 @@ def unanswered() -> Feedback:
 
 
 def check_number(answer: object, expected: float, *, mistakes: dict[float, str] | None = None, digits: int = 4,
-                 rel_tol: float = 5e-4, sig_digits: int | None = None) -> Feedback:
+                 rel_tol: float = 5e-4, sig_digits: int | None = None,
+                 early_rounded: Iterable[float] = ()) -> Feedback:
     """Compare a numeric answer with ``expected``; match known ``mistakes`` {value: hint} too.
 
     Without ``sig_digits``, an answer is right when it agrees with ``expected`` to
@@ -61,13 +63,28 @@ def check_number(answer: object, expected: float, *, mistakes: dict[float, str] 
 
         |answer - expected| <= 0.5 * 10 ** (floor(log10 |expected|) - sig_digits + 1),
 
-    and a mistake is recognised at the same precision of its own value. An answer that
-    is right only to one digit fewer is told to give more digits.
+    and a mistake is recognised at the same precision of its own value (cut off or rounded
+    twice, too). A wrong answer
+    that no hint in ``mistakes`` names is told what went wrong in the rounding, in this order:
+
+    - cut off instead of rounded: ``expected`` truncated to ``sig_digits`` digits (4.61 for 4.6166;
+      where that is also an early-rounded result, the hint names both slips);
+    - rounded twice: ``expected`` rounded to one to three more digits, then to ``sig_digits``
+      (0.796 from 0.7955 for 0.79549);
+    - rounded too early: one of ``early_rounded``, the results the exercise's steps give when
+      each intermediate value is rounded to ``sig_digits`` digits (0.394 × 0.895 = 0.353 for 0.352);
+    - too few digits: right only to one digit fewer, and given with fewer than ``sig_digits``;
+    - off in the last digits: right to one digit fewer but given with enough digits (a slip late
+      in the steps, or intermediate values rounded);
+    - otherwise, not it.
 
     >>> check_number(1.32, 1.3219, sig_digits=3).correct, check_number(1.33, 1.3219, sig_digits=3).correct
     (True, False)
     >>> print(check_number(1.3, 1.3219, sig_digits=3))
     Not yet: 1.3 is close, but the exercise asks for 3 significant digits.
+    >>> print(check_number(4.61, 4.6166, sig_digits=3))  # doctest: +NORMALIZE_WHITESPACE
+    Not yet: 4.61 is cut off after 3 significant digits: round instead (a next digit of 5 or more
+    raises the last one).
     """
     expected = _check_real(expected, "expected")
     digits = check_int(digits, "digits", minimum=0)
@@ -93,13 +110,84 @@ def check_number(answer: object, expected: float, *, mistakes: dict[float, str] 
         shown = f"{Decimal(int(original)):.6g}"
     if agrees(expected):
         return Feedback(True, tr("Correct: {value}.", value=f"{expected:.{digits}f}"))
-    for value, hint in (mistakes or {}).items():
-        if agrees(value):
-            return Feedback(False, tr("Not yet: {answer} is what you get {hint}", answer=shown, hint=tr(hint)))
-    if sig_digits is not None and sig_digits > 1 and agrees(expected, sig_digits - 1):
-        return Feedback(False, tr("Not yet: {answer} is close, but the exercise asks for {digits} significant digits.",
-                                  answer=shown, digits=sig_digits))
+    named = [hint for value, hint in (mistakes or {}).items() if agrees(value)]
+    if not named and sig_digits is not None:
+        named = [hint for value, hint in (mistakes or {}).items()
+                 if any(map(agrees, _misrounded(value, sig_digits)))]
+    if named:
+        return Feedback(False, tr("Not yet: {answer} is what you get {hint}", answer=shown, hint=tr(named[0])))
+    if sig_digits is not None:
+        slip = _rounding_slip(answer, original, expected, sig_digits, early_rounded, agrees)
+        if slip is not None:
+            return Feedback(False, tr(slip, answer=shown, digits=sig_digits))
     return Feedback(False, tr("Not yet: {answer} is not it. Check each step against the text above.", answer=shown))
+
+
+def _rounding_slip(answer: float, original: object, expected: float, sig_digits: int,
+                   early_rounded: Iterable[float], agrees: Callable[..., bool]) -> str | None:
+    """The hint (untranslated, with ``{answer}`` and ``{digits}`` fields) for an answer that went
+    wrong in its rounding, or None; see :func:`check_number` for the order of the checks."""
+    right = round_to(expected, sig_digits)
+
+    def names(value: float) -> bool:  # a value the student could have written that is not the right one
+        return value != right and agrees(value)
+
+    truncated = names(round_to(expected, sig_digits, ROUND_DOWN))
+    rounded_early = any(names(round_to(_check_real(value, "early_rounded value"), sig_digits))
+                        for value in early_rounded)
+    if truncated and rounded_early:  # two slips give this answer: name both
+        return translatable("Not yet: {answer} comes from cutting the result off after {digits} significant digits "
+                            "(round instead), or from rounding intermediate values too early (carry more digits and "
+                            "round only the result).")
+    if truncated:
+        return translatable("Not yet: {answer} is cut off after {digits} significant digits: round instead (a next "
+                            "digit of 5 or more raises the last one).")
+    if any(names(round_to(round_to(expected, sig_digits + extra), sig_digits)) for extra in (1, 2, 3)):
+        return translatable("Not yet: {answer} comes from rounding a rounded number (0.12345 -> 0.1235 -> 0.124, "
+                            "where 0.12345 -> 0.123): round the full-precision value once.")
+    if rounded_early:
+        return translatable("Not yet: {answer} is what you get by rounding the intermediate values to {digits} "
+                            "significant digits before the last step: carry two or three more digits through the "
+                            "steps and round only the result.")
+    if sig_digits > 1 and agrees(expected, sig_digits - 1):
+        if _digits_given(original) < sig_digits:
+            return translatable("Not yet: {answer} is close, but the exercise asks for {digits} significant digits.")
+        return translatable("Not yet: {answer} is close but off in the last digit. If you rounded values along the "
+                            "way, carry more digits and round only the result; otherwise check the last step.")
+    return None
+
+
+def _misrounded(value: float, sig_digits: int) -> list[float]:
+    """``value`` cut off, or rounded twice, to ``sig_digits`` digits: how a mistake's value can
+    reach the checker (0.796 for 0.795462 rounded to 0.7955 first)."""
+    return [round_to(value, sig_digits, ROUND_DOWN),
+            *(round_to(round_to(value, sig_digits + extra), sig_digits) for extra in (1, 2, 3))]
+
+
+def round_to(value: float, sig_digits: int, rounding: str = ROUND_HALF_UP) -> float:
+    """``value`` to ``sig_digits`` significant digits, rounded as by hand: half up, from the
+    digits the float prints as (0.7955 is 0.7955 here, not 0.79549999...), or cut off
+    (``rounding=decimal.ROUND_DOWN``).
+
+    >>> round_to(0.79549, 3), round_to(0.7955, 3), round_to(4.6166, 3, ROUND_DOWN), round_to(-2.25, 2)
+    (0.795, 0.796, 4.61, -2.3)
+    """
+    value = _check_real(value, "value")
+    sig_digits = check_int(sig_digits, "sig_digits")
+    if value == 0:
+        return 0.0
+    printed = Decimal(repr(value))
+    exponent = printed.adjusted() - sig_digits + 1
+    return float(printed.quantize(Decimal(1).scaleb(exponent), rounding=rounding))
+
+
+def _digits_given(original: object) -> int:
+    """How many significant digits an answer was written with: typed as text, every digit after the
+    leading zeros counts ("1.30" has 3); a number's trailing zeros don't (1.3, 1.30 and 1300 have 2)."""
+    typed = isinstance(original, str)
+    text = original.strip() if typed else repr(float(original))
+    mantissa = text.lower().split("e")[0].lstrip("+-").replace(".", "").lstrip("0")
+    return max(len(mantissa if typed else mantissa.rstrip("0")), 1)
 
 
 def _as_number(answer: object) -> float | None:

@@ -217,18 +217,29 @@ def _drifted_verses(code: str, held: list[int]) -> set[int]:
 
 
 @functools.lru_cache(maxsize=65_536)
-def verse_text(code: str, verse_id: int) -> str:
-    """The cleaned text (:func:`clean_verse`) of one verse of translation ``code``.
+def verse_text(code: str, verse_id: int, *, clean: bool = True) -> str:
+    """The text of one verse of translation ``code``, cleaned (:func:`clean_verse`); with
+    ``clean=False`` as its package stores it, marks and all, to see what cleaning changes
+    (BLEU counts a backtick or a bracket as a token of its own).
+
+    Introduced in notebooks/06_bleu.ipynb, section "Real translations, many references".
 
     >>> verse_text("web", 1001001)
     'In the beginning God created the heavens and the earth.'
+    >>> verse_text("web", 47011013, clean=False)[-21:]  # 2 Corinthians 11:13
+    'as Christ`s apostles.'
+    >>> verse_text("web", 47011013)[-21:]
+    "as Christ's apostles."
     """
     if isinstance(verse_id, bool) or not isinstance(verse_id, (int, np.integer)):
         raise TypeError(f"verse_id must be an int like 43003016 (John 3:16), got {type(verse_id).__name__}")
+    if not isinstance(clean, bool):
+        raise TypeError(f"clean must be True or False, got {type(clean).__name__}")
     bible = _bible(code)
     if not bible.is_valid_verse_id(int(verse_id)):
         raise ValueError(f"verse_id {verse_id} is not in {TRANSLATIONS[code].title}")
-    return clean_verse(bible.get_scripture(int(verse_id)))
+    text = bible.get_scripture(int(verse_id))
+    return clean_verse(text) if clean else text
 
 
 def verse_name(verse_id: int) -> str:

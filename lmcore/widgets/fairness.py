@@ -5,6 +5,9 @@ vocabulary. Scoring the same test text with characters instead of words, or with
 a higher vocabulary cut-off (more words become ``<unk>``), changes the number
 without the model predicting the text any better. Bits per character, the total
 information divided by the same character count, is what compares across units.
+The characters are counted as chapters 4 and 7 count them
+(:func:`lmcore.evaluate.count_characters`): every character of the text plus one
+line break per sentence, the one ``</s>`` stands for.
 
 The pattern, as in every explorer: pure compute (:func:`fairness_grid`, slow, run
 once; :func:`fairness_report`, a look-up) -> render (:func:`fairness_html`) -> thin
@@ -27,7 +30,7 @@ from typing import ClassVar
 
 import ipywidgets as widgets
 
-from lmcore.evaluate import evaluate
+from lmcore.evaluate import count_characters, evaluate
 from lmcore.i18n import Message, localised, tr, translatable
 from lmcore.ngram import Interpolated
 from lmcore.text import Vocabulary
@@ -55,8 +58,10 @@ class FairnessRow:
     units, ``<unk>`` and ``</s>``); ``oov_rate`` the fraction of test units (without
     ``</s>``) outside the vocabulary, scored as ``<unk>``; ``n_tokens`` the count N
     (units and one ``</s>`` per sentence). ``total_bits = n_tokens * bits_per_token``
-    and ``bits_per_character = total_bits / n_characters`` (the characters of the test
-    text, the same whatever the unit): the one number here that compares units.
+    and ``bits_per_character = total_bits / n_characters``, with ``n_characters`` the
+    characters of the test text plus one line break per sentence
+    (:func:`lmcore.evaluate.count_characters`), the same whatever the unit: the one
+    number here that compares units.
     """
 
     unit: str
@@ -76,16 +81,18 @@ def fairness_grid(data: Mapping[str, Sequence], min_counts: Sequence[int] = (1, 
     """Test perplexity of an interpolated model for every tokenization unit and vocabulary cut-off.
 
     ``data`` maps a unit name (say ``"word"`` and ``"char"``) to ``(train, heldout,
-    test)`` sentences of that unit; every unit's test sentences must spell the same
-    text. For each unit and ``min_count`` (words seen fewer times in training become
-    ``<unk>``), an :class:`lmcore.ngram.Interpolated` model of ``order`` is fitted on
-    train, its λ by EM on held-out, and scored on test with lmcore's defaults
+    test)`` sentences of that unit, tokens written without a separator (Chinese words,
+    or characters); every unit's test sentences must spell the same text, whose
+    characters, one line break per sentence included, divide every unit's total bits
+    (:func:`lmcore.evaluate.count_characters`). For each unit and ``min_count`` (words
+    seen fewer times in training become ``<unk>``), an :class:`lmcore.ngram.Interpolated`
+    model of ``order`` is fitted on train, its λ by EM on held-out, and scored on test with lmcore's defaults
     (``<unk>`` scored, ``</s>`` counted). Slow (one fit per cell): explorers call it once.
 
     >>> words = [["ab", "c"], ["c", "ab"], ["ab", "ab", "c"]]
     >>> chars = [list("".join(s)) for s in words]
     >>> grid = fairness_grid({"word": (words, words, words), "char": (chars, chars, chars)}, (1,), order=1)
-    >>> grid["word", 1].n_characters == grid["char", 1].n_characters == 11
+    >>> grid["word", 1].n_characters == grid["char", 1].n_characters == 11 + 3   # 3 line breaks
     True
     """
     if not isinstance(data, Mapping) or not data:
@@ -97,7 +104,7 @@ def fairness_grid(data: Mapping[str, Sequence], min_counts: Sequence[int] = (1, 
         if isinstance(parts, (str, bytes)) or len(parts) != 3:
             raise ValueError(f"data[{unit!r}] must be (train, heldout, test) sentences")
         train, heldout, test = parts
-        characters[unit] = sum(len(token) for sentence in test for token in sentence)
+        characters[unit] = count_characters(["".join(sentence) for sentence in test])
         n_units = sum(len(sentence) for sentence in test)
         for min_count in min_counts:
             vocab = Vocabulary.build(train, min_count)
@@ -213,7 +220,9 @@ def fairness_html(report: FairnessReport) -> str:
 _FAIRNESS_HELP = translatable(
     "<b>Fair comparison.</b> The same model family on the same test text, scored under different "
     "settings: the tokenization unit (words or characters) and the vocabulary cut-off min_count "
-    "(words seen fewer times in training become &lt;unk&gt;). The first row is the reference setting."
+    "(words seen fewer times in training become &lt;unk&gt;). The first row is the reference setting. "
+    "Bits per character divide the total bits by the test text's characters, one line break per "
+    "sentence included (the &lt;/s&gt; each sentence ends with)."
 )
 
 

@@ -3,13 +3,14 @@
 import json
 import math
 import re
+from decimal import ROUND_DOWN, ROUND_HALF_UP
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from lmcore import exercises as ex
-from lmcore.exercises.feedback import half_unit
+from lmcore.exercises.feedback import half_unit, round_to
 from lmcore.i18n import catalog, set_language
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +25,7 @@ def assert_feedback(check, answer, correct, words):
 
 CHAPTER_3_CHECKS = [
     ex.check_loss_in_bits, ex.check_reverse_cross_entropy, ex.check_below_the_floor,
-    ex.check_coded_bits_per_character, ex.check_brown_bits_per_word,
+    ex.check_coded_bits_per_character, ex.check_bits_saved_by_lower_perplexity,
 ]
 CHAPTER_4_CHECKS = [
     ex.check_weighted_branching, ex.check_cross_entropy_bits, ex.check_perplexity_after_gain,
@@ -34,6 +35,7 @@ CHAPTER_4_CHECKS = [
 CHAPTER_5_CHECKS = [
     ex.check_interpolated_probability, ex.check_rescue_choice, ex.check_em_step,
     ex.check_add_one_unseen_bigram, ex.check_add_k_unseen_mass, ex.check_rescued_token_bits,
+    ex.check_kneser_ney_probability,
 ]
 CHAPTER_7_CHECKS = [
     ex.check_parameter_count, ex.check_bits_per_character_from_perplexity, ex.check_which_predicts_better,
@@ -63,7 +65,9 @@ NUMERIC = {
         cross_entropy_bits((0.6, 0.4), (0.9, 0.1)) * math.log(2)]),
     ex.check_coded_bits_per_character: (1.25, 3, [12_500 / 80_000, 80_000 / 12_500, 80_000 / 100_000,
                                                   1.25 * math.log(2)]),
-    ex.check_brown_bits_per_word: (math.log2(247), 3, [math.log(247), math.log10(247), 247 / 8, 1 / 247]),
+    ex.check_bits_saved_by_lower_perplexity: (math.log2(247 / 200), 3, [
+        47, math.log2(47), 47 / 247, math.log(247 / 200), math.log10(247 / 200), -math.log2(247 / 200),
+        math.log2(200)]),
     ex.check_weighted_branching: (8.0, 3, [17.0, 1 / (0.25 + 1 / 64), 3.0, math.exp(3)]),
     ex.check_cross_entropy_bits: (-math.log2(0.6 * 0.6 * 0.3 * 0.1) / 4, 3, [
         -math.log(0.0108) / 4, -math.log10(0.0108) / 4, -math.log2(0.0108), -math.log2(0.018) / 3,
@@ -75,7 +79,11 @@ NUMERIC = {
     ex.check_corpus_perplexity: (40000 ** (1 / 6), 3, [6.0, 20 ** 0.5]),
     ex.check_bits_per_character: (3.0, 3, [9.0, 8.0, math.log(512) / 3, math.log10(512) / 3, 512 / 3, 27.0]),
     ex.check_interpolated_probability: (0.238, 3, [0.13, 0.18, 0.23, 0.2, 0.54]),
-    ex.check_em_step: ((0.005 / 0.255 + 1) / 2, 3, [(0.25 / 0.255 + 0) / 2, 0.0075, 0.015 / 0.265, 0.5]),
+    ex.check_em_step: ((0.005 / 0.255 + 1) / 2, 3, [(0.25 / 0.255 + 0) / 2, 0.0075, 0.015 / 0.265, 0.5,
+                                                   0.005 / 0.255, 1.0]),
+    ex.check_kneser_ney_probability: ((2 - 0.75) / 25 + 0.75 * 12 / 25 * 40 / 1000, 3, [
+        (2 - 0.75) / 25 + 40 / 1000, (2 - 0.75) / 25 + 0.75 * 12 / 25 * 500 / 5000, 2 / 25 + 0.75 * 12 / 25 * 40 / 1000,
+        (2 - 0.75) / 25, (2 - 0.75) / 25 + 12 / 25 * 40 / 1000, 2 / 25]),
     ex.check_add_one_unseen_bigram: (1 / 1050, 3, [0.0, 0.001, 1 / 51, 0.02]),
     ex.check_add_k_unseen_mass: (98 / 150, 2, [100 / 150, 980 / 1050, 0.98, 1.96, 98 / 148]),
     ex.check_rescued_token_bits: (-math.log2(2e-5), 3, [-math.log(2e-5), -math.log10(2e-5), -math.log2(0.0004),
@@ -84,6 +92,43 @@ NUMERIC = {
         math.log(40) * 10_000 / 42_000, math.log2(40), math.log2(40) * 42_000 / 10_000, 40 * 10_000 / 42_000,
         40 ** (10_000 / 42_000)]),
     ex.check_full_context_share: (2 / 12, 3, [10 / 12, 1 / 12, 3 / 12, 100 * 2 / 12]),
+}
+
+
+# The numeric exercises of chapters 1, 2 and 6, whose typical mistakes their own test files check
+# (tests/unit/test_exercises_ch0N.py): the exact answer and the stated precision.
+SHANNON_Q = [0.6, 0.2, 0.1, 0.05, 0.05]
+OTHER_NUMERIC = {
+    ex.check_olives_surprisal: (-math.log2(0.03), 3),
+    ex.check_extra_bits: (math.log2(0.1 / 0.0001), 3),
+    ex.check_upper_bound: (-sum(q * math.log2(q) for q in SHANNON_Q), 3),
+    ex.check_lower_bound: (sum(i * (a - b) * math.log2(i)
+                               for i, (a, b) in enumerate(zip(SHANNON_Q, SHANNON_Q[1:] + [0.0]), start=1)), 3),
+    ex.check_uniform_bits: (math.log2(30_000), 3),
+    ex.check_entropy_in_bits: (-(0.7 * math.log2(0.7) + 0.2 * math.log2(0.2) + 0.1 * math.log2(0.1)), 3),
+    ex.check_entropy_with_impossible_outcome: (-(0.6 * math.log2(0.6) + 0.3 * math.log2(0.3)
+                                                 + 0.1 * math.log2(0.1)), 3),
+    ex.check_average_code_length: (0.4 * 1 + 0.3 * 2 + 0.2 * 3 + 0.1 * 3, 3),
+    ex.check_markov_entropy_rate: (2 / 3, 3),
+    ex.check_miller_madow_correction: (19 / 200 / math.log(2), 3),
+    ex.check_clipped_unigram_precision: (3 / 5, 3),
+    ex.check_multi_reference_precision: (4 / 6, 3),
+    ex.check_bleu_with_brevity: ((0.8 * 0.5 * 0.3 * 0.2) ** 0.25 * math.exp(1 - 10 / 9), 3),
+    ex.check_corpus_bleu: (math.sqrt(9 / 10 * 6 / 8), 3),
+    ex.check_bleu_point_difference: (31 - 29.5, 2),
+}
+EVERY_NUMERIC = {check: (expected, digits) for check, (expected, digits, _) in NUMERIC.items()} | OTHER_NUMERIC
+
+# What an exercise with intermediate steps gives when each intermediate value is rounded to the
+# stated precision before the last step (the checker's ``early_rounded``), where that is wrong.
+EARLY_ROUNDED = {
+    ex.check_extra_bits: 13.3 - 3.32,  # -log2 0.0001 - (-log2 0.1), each surprisal rounded
+    ex.check_loss_in_bits: 3.2 * 1.44,  # 1 / ln 2 rounded
+    ex.check_bits_saved_by_lower_perplexity: 7.95 - 7.64,  # log2 247 - log2 200, each rounded
+    ex.check_perplexity_after_gain: 2 ** 5.85,  # 6.3465 - 0.5 rounded
+    ex.check_sentence_perplexity_with_eos: 2 ** 1.33,  # 4 bits / 3 tokens rounded
+    ex.check_corpus_perplexity: 2 ** 2.55,  # log2 40,000 / 6 rounded
+    ex.check_bleu_with_brevity: 0.394 * 0.895,  # the geometric mean and BP rounded
 }
 
 
@@ -143,6 +188,104 @@ def test_one_digit_short_is_close_and_junk_is_named(check):
     assert "expected a number" in check("about a half").message
 
 
+ROUNDING_HINTS = {"truncated": "is cut off after", "double-rounded": "rounding a rounded number",
+                  "truncated or early-rounded": "comes from cutting the result off",
+                  "early-rounded": "rounding the intermediate values", "close": "off in the last digit",
+                  "too few digits": "significant digits."}
+
+
+def rounding_hint_for(check, answer):
+    """What the checker says of ``answer``: a named mistake, a rounding hint, right, or not it."""
+    feedback = check(answer)
+    if feedback.correct:
+        return "right"
+    if " is what you get " in feedback.message and "intermediate values" not in feedback.message:
+        return "mistake"
+    return next((name for name, words in ROUNDING_HINTS.items() if words in feedback.message), "not it")
+
+
+def test_every_numeric_exercise_is_in_a_table_with_the_answer_its_checker_computes(monkeypatch):
+    numeric = {}
+    for module, check in EVERY_CHECK:
+        kind, expected, _ = what_it_checks(module, check, monkeypatch)
+        if kind == "number" and check not in NOT_NUMERIC:
+            numeric[check] = expected
+    assert set(numeric) == set(EVERY_NUMERIC)
+    for check, expected in numeric.items():
+        assert math.isclose(expected, EVERY_NUMERIC[check][0], rel_tol=1e-12), check.__name__
+
+
+@pytest.mark.parametrize("check", EVERY_NUMERIC, ids=lambda f: f.__name__)
+def test_the_answer_at_full_and_at_the_stated_precision_is_right(check):
+    expected, digits = EVERY_NUMERIC[check]
+    assert check(expected).correct and check(round_to(expected, digits)).correct
+    assert check(f"{round_to(expected, digits):.{digits}g}").correct
+
+
+@pytest.mark.parametrize("check", EVERY_NUMERIC, ids=lambda f: f.__name__)
+def test_a_truncated_answer_is_told_to_round(check):
+    expected, digits = EVERY_NUMERIC[check]
+    truncated = round_to(expected, digits, ROUND_DOWN)
+    if truncated == round_to(expected, digits):  # the next digit is below 5: cutting off is rounding
+        assert check(truncated).correct
+    else:
+        assert rounding_hint_for(check, truncated) in ("truncated", "truncated or early-rounded", "mistake"), truncated
+
+
+@pytest.mark.parametrize("check", EVERY_NUMERIC, ids=lambda f: f.__name__)
+def test_a_double_rounded_answer_is_told_to_round_once(check):
+    expected, digits = EVERY_NUMERIC[check]
+    for extra in (1, 2, 3):
+        twice = round_to(round_to(expected, digits + extra), digits)
+        if twice == round_to(expected, digits):
+            assert check(twice).correct
+        else:
+            assert rounding_hint_for(check, twice) in ("double-rounded", "mistake"), (extra, twice)
+
+
+@pytest.mark.parametrize("check", EARLY_ROUNDED, ids=lambda f: f.__name__)
+def test_an_answer_from_early_rounded_steps_is_told_to_carry_digits(check):
+    expected, digits = EVERY_NUMERIC[check]
+    early = round_to(EARLY_ROUNDED[check], digits)
+    assert early != round_to(expected, digits), "the early-rounded steps give the right answer: nothing to name"
+    assert rounding_hint_for(check, early) in ("early-rounded", "truncated or early-rounded", "double-rounded"), early
+
+
+@pytest.mark.parametrize("answer, hint", [
+    (0.796, "double-rounded"), ("0.796", "double-rounded"),  # 0.79549 -> 0.7955 -> 0.796
+    (0.795, "right"), (0.7955, "right"), (0.79549, "right"),  # cutting 0.79549 off is rounding it: right
+    (0.794, "close"), (0.797, "close"), ("0.7940", "close"),
+    (0.8, "too few digits"), ("0.80", "too few digits"),
+    (0.85, "not it"),
+])
+def test_rounding_hints_name_the_slip(answer, hint):
+    assert rounding_hint_for(lambda a: ex.check_number(a, 0.79549, sig_digits=3), answer) == hint
+
+
+def test_truncation_early_rounding_and_slips_each_get_their_own_hint():
+    def check(a):  # 0.394 x 0.895 with 3-digit factors, where the full factors give 0.35234
+        return ex.check_number(a, 0.393725 * 0.894883, sig_digits=3, early_rounded=[0.394 * 0.895])
+    assert rounding_hint_for(check, 0.352) == "right"
+    assert rounding_hint_for(check, 0.353) == "early-rounded"
+    assert rounding_hint_for(check, 4.6166) == "not it"
+    assert rounding_hint_for(lambda a: ex.check_number(a, 4.6166, sig_digits=3), 4.61) == "truncated"
+    assert rounding_hint_for(lambda a: ex.check_number(a, 4.6166, sig_digits=3), "4.610") == "truncated"
+    assert rounding_hint_for(lambda a: ex.check_number(a, 4.6166, sig_digits=3), 4.64) == "close"
+    assert rounding_hint_for(lambda a: ex.check_number(a, -4.6166, sig_digits=3), -4.61) == "truncated"
+    zh = set_language("zh") or ex.check_number(4.61, 4.6166, sig_digits=3).message
+    set_language("en")
+    assert "截断" in zh and "4.61" in zh
+
+
+@pytest.mark.parametrize("value, digits, rounding, result", [
+    (0.79549, 3, ROUND_HALF_UP, 0.795), (0.7955, 3, ROUND_HALF_UP, 0.796), (4.6166, 3, ROUND_DOWN, 4.61),
+    (-2.25, 2, ROUND_HALF_UP, -2.3), (9.9996, 3, ROUND_HALF_UP, 10.0), (0.000952381, 3, ROUND_DOWN, 0.000952),
+    (57.54, 3, ROUND_HALF_UP, 57.5), (1e7 + 1, 3, ROUND_HALF_UP, 1e7), (0.0, 3, ROUND_HALF_UP, 0.0),
+])
+def test_round_to(value, digits, rounding, result):
+    assert ex.feedback.round_to(value, digits, rounding) == result
+
+
 def test_check_number_keeps_its_relative_tolerance_and_refuses_a_bad_precision():
     assert ex.check_number(1.0005, 1.0, rel_tol=1e-3).correct
     assert not ex.check_number(1.002, 1.0, rel_tol=1e-3).correct
@@ -184,8 +327,8 @@ def test_the_notebooks_state_each_exercises_precision():
 def test_chapter_3_course_numbers_behind_the_checks():
     assert ex.check_loss_in_bits(4.62).correct and not ex.check_loss_in_bits(4.63).correct
     assert ex.check_reverse_cross_entropy(1.42).correct
-    assert ex.check_brown_bits_per_word(7.95).correct
-    assert "significant digits" in ex.check_brown_bits_per_word(7.9).message  # the course's rounding
+    assert ex.check_bits_saved_by_lower_perplexity(0.305).correct
+    assert "significant digits" in ex.check_bits_saved_by_lower_perplexity(0.3).message  # the course's rounding
     assert ex.check_coded_bits_per_character(1.25).correct
     assert ex.chapter03.SIG_DIGITS == 3
 
@@ -232,7 +375,10 @@ def test_cross_entropy_bits(answer, correct, words):
     (80.9, False, "subtracting the bits"),
     (346, False, "e ** H"),
     (40.7, False, "halving"),
-    (57.6, False, "asks for 3 significant digits"),
+    (57.6, False, "off in the last digit"),  # three digits given: not a question of precision
+    (57.73, False, "rounding the intermediate values"),  # 2 ** 5.85, the exponent rounded first
+    (57.4, False, "off in the last digit"),
+    (58, False, "asks for 3 significant digits"),
     (60, False, "is not it"),
 ])
 def test_perplexity_after_gain(answer, correct, words):
@@ -439,7 +585,7 @@ def what_it_checks(module, check, monkeypatch):
 
 
 def test_every_check_of_every_chapter_is_seen():
-    assert len(EVERY_CHECK) == 42 and {module for module, _ in EVERY_CHECK} == set(CHAPTER_MODULES)
+    assert len(EVERY_CHECK) == 43 and {module for module, _ in EVERY_CHECK} == set(CHAPTER_MODULES)
 
 
 @pytest.mark.parametrize("module, check", EVERY_CHECK, ids=lambda x: getattr(x, "__name__", "").split(".")[-1])
@@ -476,7 +622,7 @@ def test_every_verdict_of_every_chapter_reads_in_chinese_and_the_english_stays(m
     (ex.check_weighted_branching, 17, "还不对：17 是这样得到的：对概率的倒数（2 和 32）取了平均；"
                                       "困惑度平均的是它们的对数（比特数），然后再变回去：2 ** mean(bits)。"),
     (ex.check_cross_entropy_bits, 1.63, "正确：1.6332。"),
-    (ex.check_perplexity_after_gain, 57.6, "还不对：57.6 很接近了，但题目要求 3 位有效数字。"),
+    (ex.check_perplexity_after_gain, 58, "还不对：58 很接近了，但题目要求 3 位有效数字。"),
     (ex.check_below_the_floor, "C", "还不对：KL 散度永远不会是负的（吉布斯不等式）："
                                     "一定是模型的打分算错了，或者用的文本太少、或已经见过。"),
     (ex.check_rescue_choice, "E", "还不对：请回答 A, B, C, D 之一。"),

@@ -117,6 +117,42 @@ def test_paired_bootstrap_is_seeded_and_reads_sensibly(verses):
     assert listed.score_a == pytest.approx(bleu.bleu_from_stats(sum(COURSE_CORPUS), weights="halving").score)
 
 
+def test_the_two_p_values_answer_different_questions(verses):
+    kjv, web, ylt = verses
+    refs = [[r] for r in ylt]
+    a, b = sentence_stats_matrix(kjv, refs), sentence_stats_matrix(web, refs)
+    verdicts = set()
+    for n_verses, n_resamples, seed in [(40, 1000, 12345), (40, 400, 1), (120, 1000, 12345), (120, 400, 1),
+                                        (120, 999, 2)]:
+        for x, y in ((a, b), (b, a)):
+            result = paired_bootstrap(x[:n_verses], y[:n_verses], n_resamples=n_resamples, seed=seed)
+            # Koehn's one-sided p is at most 2.5% exactly when the 95% interval of B - A lies above 0
+            assert (result.p_value <= 0.025) == (result.interval[0] > 0), (n_verses, n_resamples, seed)
+            verdicts.add(result.p_value <= 0.025)
+            # sacrebleu's is two-sided: the same whichever system is called A
+            swapped = paired_bootstrap(y[:n_verses], x[:n_verses], n_resamples=n_resamples, seed=seed)
+            assert result.sacrebleu_p_value == swapped.sacrebleu_p_value
+            assert result.p_value + swapped.p_value == pytest.approx(1.0)  # no resample is a tie here
+            spread = np.abs(result.deltas)
+            beyond = np.sum(spread - spread.mean() > abs(result.delta))
+            assert result.sacrebleu_p_value == (beyond + 1) / (n_resamples + 1)
+    assert verdicts == {True, False}  # both kinds of case were met
+    # at the edge: 25 of 1,000 differences at or below 0 is p = 0.025 and an interval just above 0
+    deltas = np.concatenate([np.zeros(25), np.linspace(0.01, 0.05, 975)])
+    edge = bleu.PairedBootstrap(0.3, 0.33, np.zeros(1000), deltas, 0.95, None)
+    assert edge.p_value == 0.025 and edge.interval[0] > 0
+
+
+def test_sacrebleus_p_value_on_numbers_worked_by_hand():
+    # deltas 0.03, -0.01, 0.02, 0.02: |delta*| has mean 0.02, shifted 0.01, -0.01, 0, 0; none above |delta| = 0.02
+    result = bleu.PairedBootstrap(0.30, 0.32, np.array([0.30, 0.31, 0.29, 0.30]), np.array([0.33, 0.30, 0.31, 0.32]),
+                                  0.95, None)
+    assert result.wins_b == 0.75 and result.p_value == 0.25 and result.sacrebleu_p_value == pytest.approx(1 / 5)
+    # one system against itself: every shifted |delta*| is 0 and none is strictly above 0, so p is at its floor
+    same = paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS, n_resamples=99, seed=0)
+    assert same.sacrebleu_p_value == pytest.approx(1 / 100) and same.p_value == 1.0
+
+
 @pytest.mark.parametrize("call, error, message", [
     (lambda: stats_matrix(COURSE_CORPUS[0]), TypeError, "list of BleuStats"),
     (lambda: stats_matrix([COURSE_CORPUS[0], (1, 2)]), TypeError, r"stats\[1\] must be a BleuStats"),

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from lmcore import exercises as ex
+from lmcore import info
 from lmcore.i18n import set_language
 
 NUMERIC = {  # check: (expected, significant digits)
@@ -63,6 +64,8 @@ def test_the_rounded_answers_of_the_reference_answers():
     (ex.check_average_code_length, 2.25, "without weights"),
     (ex.check_average_code_length, 1.8464, "entropy"),
     (ex.check_average_code_length, 9, "adding the lengths"),
+    (ex.check_average_code_length, 2.0, "balanced tree"),
+    (ex.check_average_code_length, 2.4, "⌈-log2 p⌉"),
     (ex.check_markov_entropy_rate, 0.5, "averaging the rows"),
     (ex.check_markov_entropy_rate, 0.9183, "stationary distribution"),
     (ex.check_markov_entropy_rate, 1.0, "row a alone"),
@@ -97,6 +100,18 @@ def test_exercise_data_is_what_the_notebook_states():
     assert ex.CODE_EXERCISE == {"p": (0.4, 0.3, 0.2, 0.1), "code": ("0", "10", "110", "111")}
     assert ex.MARKOV_EXERCISE_TRANSITION == ((0.5, 0.5), (1.0, 0.0))
     assert ex.MILLER_MADOW_EXERCISE == {"tokens n": 100, "types K": 20}
+
+
+def test_the_code_exercises_reference_answer_is_the_huffman_code_built_by_hand():
+    """Exercise 3 asks for the Huffman code by hand: the merges 0.1 + 0.2, 0.3 + 0.3, 0.6 + 0.4
+    give the code word lengths the checker's expected length comes from, as lmcore builds them."""
+    p, code = ex.CODE_EXERCISE["p"], ex.CODE_EXERCISE["code"]
+    # which side of a merge gets the 0 is a free choice: the lengths are what a Huffman code fixes
+    assert [len(word) for word in info.huffman_code(p).values()] == [len(word) for word in code]
+    assert sum(2.0 ** -len(word) for word in code) == 1.0  # Kraft's sum of a Huffman code: a full tree
+    assert info.expected_code_length(p) == pytest.approx(1.9)
+    assert ex.check_average_code_length(info.expected_code_length(p)).correct
+    assert info.entropy(p) <= 1.9 < info.entropy(p) + 1
 
 
 # --- the Chinese edition -------------------------------------------------------------------

@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+from lmcore import bleu
 from lmcore import exercises as ex
 from lmcore.exercises.feedback import half_unit
 from lmcore.i18n import set_language
@@ -11,7 +12,7 @@ from lmcore.i18n import set_language
 # (checker, expected, significant digits the notebook asks for)
 NUMERIC = [
     (ex.check_clipped_unigram_precision, 3 / 5, 3),
-    (ex.check_multi_reference_precision, 3 / 5, 3),
+    (ex.check_multi_reference_precision, 4 / 6, 3),
     (ex.check_bleu_with_brevity, math.exp(1 - 10 / 9) * 0.024 ** 0.25, 3),
     (ex.check_corpus_bleu, math.sqrt(0.9 * 0.75), 3),
     (ex.check_bleu_point_difference, 1.5, 2),
@@ -32,9 +33,9 @@ def test_any_answer_at_the_stated_precision_passes(check, expected, digits):
     (ex.check_clipped_unigram_precision, 1.0, "without clipping"),
     (ex.check_clipped_unigram_precision, 0.4, "counting each matching word type once"),
     (ex.check_clipped_unigram_precision, 0.5, "reference's length"),
-    (ex.check_multi_reference_precision, 0.8, "all references together"),
+    (ex.check_multi_reference_precision, 0.833, "all references together"),
     (ex.check_multi_reference_precision, 1.0, "without clipping"),
-    (ex.check_multi_reference_precision, 0.4, "first reference only"),
+    (ex.check_multi_reference_precision, 0.5, "first reference only"),
     (ex.check_bleu_with_brevity, 0.394, "without the brevity penalty"),
     (ex.check_bleu_with_brevity, 0.282, "r = 12"),
     (ex.check_bleu_with_brevity, 0.403, "arithmetic mean"),
@@ -50,6 +51,19 @@ def test_typical_mistakes_get_their_hint(check, answer, hint):
     assert feedback.correct is False and hint in feedback.message, feedback.message
 
 
+def test_no_two_exercises_share_an_answer():
+    answers = [round(expected, 3) for _, expected, _ in NUMERIC]
+    assert len(set(answers)) == len(answers), answers
+    assert not ex.check_multi_reference_precision(0.6).correct  # exercise 1's answer is not exercise 2's
+
+
+@pytest.mark.parametrize("check, data", [(ex.check_clipped_unigram_precision, ex.CLIPPING_EXERCISE),
+                                         (ex.check_multi_reference_precision, ex.MULTI_REFERENCE_EXERCISE)])
+def test_the_clipping_answers_are_lmcore_bleus_p1(check, data):
+    stats = bleu.sentence_stats(data["hypothesis"], data["references"], max_order=1, tokenize="none")
+    assert check(stats.matches[0] / stats.totals[0]).correct
+
+
 @pytest.mark.parametrize("answer, correct", [("C", True), (" c ", True), ("A", False), ("B", False), ("D", False)])
 def test_comparable_scores_choice(answer, correct):
     feedback = ex.check_comparable_scores(answer)
@@ -58,7 +72,7 @@ def test_comparable_scores_choice(answer, correct):
 
 def test_the_exercise_data_are_what_the_notebook_prints():
     assert ex.CLIPPING_EXERCISE["hypothesis"] == "the cat the cat the"
-    assert ex.MULTI_REFERENCE_EXERCISE["references"] == ["a b b", "a a c"]
+    assert ex.MULTI_REFERENCE_EXERCISE == {"hypothesis": "a a a a b b", "references": ["a b b b", "a a c"]}
     assert ex.BREVITY_EXERCISE == {"precisions": (0.8, 0.5, 0.3, 0.2), "c": 9, "reference_lengths": (10, 12)}
     assert ex.SCALE_EXERCISE["system Y (sacrebleu, 0-100 scale)"] == 29.5
     assert ex.check_clipped_unigram_precision("0.6").correct  # a number typed as text still counts
@@ -72,8 +86,8 @@ def test_the_exercise_data_are_what_the_notebook_prints():
     (ex.check_clipped_unigram_precision, 1.0,
      "还不对：1 是这样得到的：没有截断：“the”被计了 3 次，但参考译文里只有 2 次；“cat”计了 2 次，"
      "参考译文里只有 1 次；每个计数都要以参考译文中的次数为上限截断。"),
-    (ex.check_multi_reference_precision, 0.8,
-     "还不对：0.8 是这样得到的：以所有参考译文中的总次数为上限截断（“a”为 3）；"
+    (ex.check_multi_reference_precision, 0.833,
+     "还不对：0.833 是这样得到的：以所有参考译文中的总次数为上限截断（“a”为 3）；"
      "上限应是任何单条参考译文中的最多次数（2）。"),
     (ex.check_bleu_with_brevity, 0.394,
      "还不对：0.394 是这样得到的：漏掉了简短惩罚：c = 9 比 r = 10 短，所以要乘以 exp(1 - 10/9)。"),

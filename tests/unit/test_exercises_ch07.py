@@ -40,6 +40,7 @@ def test_choices(check, right, wrong):
     (ex.check_parameter_count, 13_120, "without the biases"),
     (ex.check_parameter_count, 9_188, "W1 as d x H"),
     (ex.check_parameter_count, 11_684, "without the embedding table"),
+    (ex.check_parameter_count, 11_764, "with E as k·d = 80 numbers"),  # x's k·d = 80 in place of |V|·d = 1,600
     (ex.check_parameter_count, 19_684, "one embedding table per context position"),
     (ex.check_bits_per_character_from_perplexity, 0.878, "natural log"),
     (ex.check_bits_per_character_from_perplexity, 5.32, "bits per token"),
@@ -75,6 +76,9 @@ def test_typical_mistakes_get_their_hint(check, answer, hint):
      "还不对：9188 是这样得到的：把 W1 当成了 d x H；它要把 k = 5 个词嵌入并排读入，所以是 (k·d) x H = 80 x 64。"),
     (ex.check_parameter_count, 11_684,
      "还不对：11684 是这样得到的：漏掉了词嵌入表 E：100 个条目各有自己的 16 个数，它们也是学出来的参数。"),
+    (ex.check_parameter_count, 11_764,
+     "还不对：11764 是这样得到的：把 E 算成了 k·d = 80 个数：那是一个上下文的向量 x；词嵌入表 E 为 |V| = 100 个词元"
+     "各存 d = 16 个数，共 |V|·d = 1600 个。"),
     (ex.check_forward_passes, 36.5, "还不对：个数应该是整数，你填的是 36.5。"),
     (ex.check_forward_passes, 40,
      "还不对：40 是这样得到的：用文本长度除以了步长；最后一个窗口从 900 开始时就已经到达第 1,000 个词元，"
@@ -99,6 +103,15 @@ def test_the_english_verdicts_are_unchanged_after_a_switch():
         "Not yet: 11684 is what you get without the embedding table E: each of the 100 entries has its own 16 "
         "numbers, and they are learned too.")
     assert ex.check_forward_passes(36.5).message == "Not yet: a count is a whole number, got 36.5."
+
+
+def test_each_parameter_count_mistake_is_the_right_count_with_one_block_miscounted():
+    v, k, d, h = (ex.PARAMETER_EXERCISE[key] for key in ("vocabulary", "context", "dim", "hidden"))
+    blocks = {"E": v * d, "W1": k * d * h, "b1": h, "W2": h * v, "b2": v}
+    assert sum(blocks.values()) == 13_284
+    assert 13_284 - blocks["E"] + k * d == 11_764  # the embedding table counted as the k·d numbers of x
+    assert 13_284 - blocks["E"] == 11_684 and 13_284 - blocks["b1"] - blocks["b2"] == 13_120
+    assert 13_284 - blocks["W1"] + d * h == 9_188 and 13_284 + (k - 1) * blocks["E"] == 19_684
 
 
 def test_a_count_too_large_for_a_float_gets_feedback():

@@ -42,6 +42,16 @@ def test_clean_verse_refuses_non_text():
         tr.clean_verse(None)
 
 
+def test_the_raw_text_is_the_packages_and_cleaning_it_gives_the_verse():
+    # 2 Corinthians 11:13: the WEB stores its apostrophe as a backtick, the KJV brackets a word it supplies
+    web, kjv = (tr.verse_text(code, 47011013, clean=False) for code in ("web", "kjv"))
+    assert "Christ`s" in web and "such [are] false" in kjv
+    assert tr.verse_text("web", 47011013) == tr.clean_verse(web) and "Christ's" in tr.clean_verse(web)
+    assert tr.verse_text("kjv", 47011013) == "For such are false apostles, deceitful workers, transforming " \
+                                             "themselves into the apostles of Christ."
+    assert tr.verse_text("web", 1001001, clean=False) == tr.verse_text("web", 1001001)  # nothing to clean
+
+
 def test_no_heading_or_markup_is_left_in_the_poetry_books():
     heading = re.compile(r"Psalm \d+$|BOOK (I|II|III|IV|V)\b|ALEPH|[`\[\]{}*<>]|\s{2}")
     for code in ("web", "dar"):
@@ -104,6 +114,7 @@ def test_verse_names():
     (lambda: tr.verse_ids(3), TypeError, "code must be a str"),
     (lambda: tr.verse_text("bwe", 1001001), ValueError, "verse_id 1001001 is not in Bible in Worldwide English"),
     (lambda: tr.verse_text("web", "John 3:16"), TypeError, "verse_id must be an int"),
+    (lambda: tr.verse_text("web", 43003016, clean="no"), TypeError, "clean must be True or False, got str"),
     (lambda: tr.sample_verses("web", 3), TypeError, "codes must be a list"),
     (lambda: tr.sample_verses([], 3), ValueError, "codes is empty"),
     (lambda: tr.sample_verses(["web", "web"], 3), ValueError, "repeats"),

@@ -166,11 +166,21 @@ def test_grid_rows_are_lmcore_evaluate(data, grid):
 
 
 def test_grid_bits_per_character_share_one_denominator(data, grid):
-    characters = sum(len(s) for s in data["char"][2])
+    test = data["char"][2]
+    characters = sum(len(s) + 1 for s in test)  # one line break per sentence, as chapters 4 and 7 count
+    assert characters == evaluate.count_characters(evaluate.texts(data["word"][2], "word", separator=""))
     assert {row.n_characters for row in grid.values()} == {characters}
     for row in grid.values():
         assert row.bits_per_character == pytest.approx(row.total_bits / characters)
     assert list(grid) == [(u, m) for u in ("word", "char") for m in (1, 2, 5)]
+
+
+def test_a_character_model_pays_per_character_what_it_pays_per_token(grid):
+    # each character and each line break is one token (the line break is </s>): the two denominators agree
+    for min_count in (1, 2, 5):
+        row = grid["char", min_count]
+        assert row.n_tokens == row.n_characters
+        assert row.bits_per_character == pytest.approx(row.bits_per_token)
 
 
 def test_a_higher_cut_off_hides_more_words_and_lowers_perplexity(grid):

@@ -1,0 +1,74 @@
+"""Chapter 4's self-checks: each expected answer recomputed from the exercise's data by another route,
+the data the chapter prints, and the verdicts in Chinese. The precision (boundary included) and the
+hints at that precision are tested with every chapter's in tests/notebooks/test_exercises.py."""
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from lmcore import exercises as ex
+
+CHAPTER = Path(__file__).resolve().parents[2] / "notebooks" / "04_perplexity.ipynb"
+
+
+def printed(notebook: Path) -> str:
+    """Everything the stored chapter printed, one string."""
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return "".join("".join(o.get("text", "")) for c in cells if c["cell_type"] == "code" for o in c["outputs"])
+
+
+# Each exercise's answer by the route its folded reference answer takes, and as the notebook rounds it.
+REFERENCE_ANSWERS = [
+    (ex.check_weighted_branching, math.sqrt(2 * 32), 8.00),                    # geometric mean of 1/p
+    (ex.check_cross_entropy_bits, -math.log2(0.0108) / 4, 1.63),                # log2 of P(A A B C), per word
+    (ex.check_perplexity_after_gain, 81.3734 / 2**0.5, 57.5),                   # half a bit divides by √2
+    (ex.check_one_surprising_token, 10**1.009, 10.2),                           # 1.009 · log2 10 bits a token
+    (ex.check_sentence_perplexity_with_eos, 16 ** (1 / 3), 2.52),               # N = 3 with </s>
+    (ex.check_corpus_perplexity, 40_000 ** (1 / 6), 5.85),                      # six tokens pooled
+    (ex.check_bits_per_character, 1_000 * 9 / 3_000, 3.00),                     # 9,000 bits over 3,000 characters
+]
+
+
+@pytest.mark.parametrize("check, exact, rounded", REFERENCE_ANSWERS, ids=lambda x: getattr(x, "__name__", str(x)))
+def test_the_reference_answers_are_right(check, exact, rounded):
+    assert check(exact).correct and check(rounded).correct and check(f"{rounded:.3g}").correct
+    assert check(exact).message == check(rounded).message  # "Correct: <the exact value>", whatever was typed
+    for off_by_one_unit in (rounded + 10 ** (math.floor(math.log10(rounded)) - 2),
+                            rounded - 10 ** (math.floor(math.log10(rounded)) - 2)):
+        assert check(off_by_one_unit).correct is False
+
+
+def test_exercise_3_starts_from_the_cross_entropy_the_chapter_prints():
+    bits = ex.BITS_GAIN_EXERCISE["bits per token"]
+    assert f"cross-entropy: {bits:.4f} bits per token" in printed(CHAPTER)
+    # the exercise also quotes the printed perplexity, 2 to the unrounded bits: 2 ** 6.3465 is 81.3742
+    assert "lmcore perplexity = 81.3734" in printed(CHAPTER)
+    assert 2**bits == pytest.approx(81.3734, abs=2 ** bits * math.log(2) * 5e-5)
+
+
+def test_the_exercise_data_are_what_the_chapter_prints():
+    shown = printed(CHAPTER)
+    for name in ("BRANCHING_EXERCISE", "CROSS_ENTROPY_EXERCISE", "BITS_GAIN_EXERCISE", "SURPRISING_TOKEN_EXERCISE",
+                 "EOS_EXERCISE_PROBS", "AGGREGATION_EXERCISE", "BITS_PER_CHARACTER_EXERCISE"):
+        assert str(getattr(ex, name)) in shown, name
+
+
+@pytest.mark.parametrize("check, answer, message", [
+    (ex.check_weighted_branching, 8, "正确：8.0000。"),
+    (ex.check_weighted_branching, 17,
+     "还不对：17 是这样得到的：对概率的倒数（2 和 32）取了平均；困惑度平均的是它们的对数（比特数），然后再变回去："
+     "2 ** mean(bits)。"),
+    (ex.check_cross_entropy_bits, 6.53,
+     "还不对：6.53 是这样得到的：没有除以 N = 4：那是整段文本的信息量，不是每个词的。"),
+    (ex.check_sentence_perplexity_with_eos, 2.83,
+     "还不对：2.83 是这样得到的：忘了 </s>：它也被预测（P = 0.5）并计数，所以 N = 3。"),
+    (ex.check_corpus_perplexity, 6,
+     "还不对：6 是这样得到的：对两个句子的困惑度取了平均；语料库困惑度把所有词元合在一起算："
+     "exp(-总对数概率 / 总词元数)。"),
+    (ex.check_bits_per_character, 9,
+     "还不对：9 是这样得到的：停在了每词元比特数 log2(512) = 9；还要把文本的总比特数 N x 9 分摊到它的字符上。"),
+])
+def test_the_verdicts_in_chinese(chinese, check, answer, message):
+    assert check(answer).message == message

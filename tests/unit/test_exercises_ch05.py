@@ -1,0 +1,113 @@
+"""Chapter 5's Kneser-Ney exercise and its worked number: the exercise's formula is lmcore's, right answers
+at the stated precision pass, the typical wrong ones get their hint (also the EM step's one-token shares)."""
+
+from collections import Counter
+
+import pytest
+
+from lmcore import exercises as ex
+from lmcore.exercises.feedback import half_unit
+from lmcore.i18n import set_language
+from lmcore.ngram import KneserNey
+from lmcore.text import TOY_TRAIN
+
+DATA = ex.KNESER_NEY_EXERCISE
+EXPECTED = (2 - 0.75) / 25 + 0.75 * 12 / 25 * 40 / 1000  # 0.05 + 0.36 x 0.04
+# value of each typical mistake -> words of its hint
+KN_MISTAKES = {
+    0.05 + 0.04: "without its weight λ(h)",
+    0.05 + 0.36 * 500 / 5000: "raw unigram",
+    2 / 25 + 0.36 * 0.04: "without subtracting d",
+    0.05: "discounted bigram term alone",
+    0.05 + 12 / 25 * 0.04: "without d",
+    2 / 25: "with the MLE",
+}
+
+
+def kneser_ney_by_hand(sentences, d, history, word, vocab_size):
+    """The notebook's hand formula: P_KN(w | h) = max(c(h, w) - d, 0) / c(h) + λ(h) P_1(w), where the
+    lowest order P_1 is P_cont discounted alike, its freed mass spread evenly over the |V| outcomes."""
+    bigrams = Counter(pair for s in sentences for pair in zip(["<s>", *s], [*s, "</s>"]))
+    c_h = sum(n for (h, _), n in bigrams.items() if h == history)
+    backoff_weight = d * sum(h == history for h, _ in bigrams) / c_h
+    words_before = Counter(w for _, w in bigrams)
+    lowest = (max(words_before[word] - d, 0) + d * len(words_before) / vocab_size) / len(bigrams)
+    return max(bigrams[history, word] - d, 0) / c_h + backoff_weight * lowest, words_before[word] / len(bigrams)
+
+
+def test_the_exercise_data_are_what_the_notebook_states():
+    assert DATA == {"d": 0.75, "c_h": 25, "types_after_h": 12, "c_hw": 2, "types_before_w": 40, "c_w": 500,
+                    "bigram_types": 1000, "tokens": 5000}
+    assert EXPECTED == pytest.approx(0.0644, abs=1e-12)  # exact in decimals: no rounding on the way
+    assert DATA["c_w"] / DATA["tokens"] > DATA["types_before_w"] / DATA["bigram_types"]  # frequent, few contexts
+
+
+@pytest.mark.parametrize("answer", [EXPECTED, 0.0644, "0.0644", 0.06444, 0.06436])
+def test_any_answer_at_three_significant_digits_passes(answer):
+    assert ex.check_kneser_ney_probability(answer).correct
+
+
+def test_the_precision_band_is_half_a_unit_of_the_third_digit():
+    half = half_unit(EXPECTED, 3)
+    for sign in (1, -1):
+        assert ex.check_kneser_ney_probability(EXPECTED + sign * half * 0.999).correct
+        assert not ex.check_kneser_ney_probability(EXPECTED + sign * half * 1.02).correct
+    assert "asks for 3 significant digits" in ex.check_kneser_ney_probability(0.064).message
+    assert ex.check_kneser_ney_probability(None).correct is None
+
+
+@pytest.mark.parametrize("value, words", KN_MISTAKES.items())
+def test_each_typical_mistake_gets_its_own_hint(value, words):
+    for answer in (value, float(f"{value:.3g}")):
+        feedback = ex.check_kneser_ney_probability(answer)
+        assert feedback.correct is False and words in feedback.message, feedback.message
+    assert abs(value - EXPECTED) > 10 * half_unit(EXPECTED, 3)  # far from the right answer's band
+    others = [v for v in KN_MISTAKES if v != value]
+    assert all(abs(value - v) > half_unit(v, 3) + half_unit(value, 3) for v in others)
+
+
+@pytest.mark.parametrize("answer, words", [(0.0196, "first token only"), (1.0, "second token only"),
+                                           (0.510, "Correct: 0.5098")])
+def test_em_step_names_a_single_tokens_share(answer, words):
+    assert words in ex.check_em_step(answer).message
+
+
+def test_add_k_hint_for_0_66_names_early_rounding_too():
+    # 980 x round(0.1/150, 2 digits) = 980 x 0.00067 = 0.6566 -> 0.66, the same as 98/148
+    message = ex.check_add_k_unseen_mass(0.66).message
+    assert "adding k only for the unseen words" in message and "before multiplying by 980" in message
+
+
+def test_the_hand_formula_is_lmcores_kneser_ney_on_the_toy_corpus():
+    model = KneserNey(2, discounts=[0.75, 0.75, 0.75]).fit(TOY_TRAIN)
+    p_kn, p_cont = kneser_ney_by_hand(TOY_TRAIN, 0.75, "spent", "three", len(model.outcomes))
+    assert len(model.outcomes) == 10  # 8 words, <unk> and </s>
+    assert p_cont == pytest.approx(1 / 11)
+    assert (1 - 0.75) / 2 + 0.75 * 2 / 2 * p_cont == pytest.approx(0.193182, abs=1e-6)  # with P_cont itself
+    assert p_kn == pytest.approx(model.prob("three", ["spent"]), rel=1e-12)
+    assert round(p_kn, 4) == 0.1881
+
+
+@pytest.mark.parametrize("d", [0.3, 0.75, 1.0])
+def test_the_hand_formula_is_lmcores_for_every_pair_of_a_small_corpus(d):
+    sentences = [s.split() for s in ("a b c a b", "b c c a", "c a b b", "a c")]
+    model = KneserNey(2, discounts=[d, d, d]).fit(sentences)
+    outcomes = list(model.outcomes)
+    for history in ("<s>", "a", "b", "c"):
+        for word in outcomes:
+            by_hand, _ = kneser_ney_by_hand(sentences, d, history, word, len(outcomes))
+            assert by_hand == pytest.approx(model.prob(word, [history]), rel=1e-12), (history, word)
+        assert sum(model.prob(w, [history]) for w in outcomes) == pytest.approx(1.0)
+
+
+def test_kneser_ney_verdicts_read_in_chinese():
+    set_language("zh")
+    try:
+        right = ex.check_kneser_ney_probability(0.0644).message
+        wrong = ex.check_kneser_ney_probability(0.086).message
+        em = ex.check_em_step(0.0196).message
+    finally:
+        set_language("en")
+    assert right == "正确：0.0644。"
+    assert wrong.startswith("还不对：0.086 是这样得到的：把普通的一元概率") and "P_cont(w)" in wrong
+    assert em == "还不对：0.0196 是这样得到的：只算了一元模型在第一个词元中的份额；λ1 是它在两个词元中份额的平均值。"
