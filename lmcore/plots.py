@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import matplotlib
@@ -141,7 +142,7 @@ def bar_distribution(p: Sequence[float] | np.ndarray, labels: Sequence[str] | No
 def surprisal_along(tokens: Sequence[str], surprisals_bits: ArrayLike, *, title: str | None = None) -> Figure:
     """Per-token surprisal (bits) along a sentence: one bar per token, ∞ drawn as a red mark.
 
-    Introduced in notebooks/04_perplexity.ipynb, section "The same number in bits".
+    Introduced in notebooks/04_perplexity.ipynb, section "Going further: which tokens cost the bits".
 
     >>> fig = surprisal_along(["the", "cat", "sat"], [3.1, 9.4, float("inf")]); plt.close(fig)
     """
@@ -322,6 +323,104 @@ def lambda_triangle_map(lambda1: ArrayLike, lambda2: ArrayLike, perplexity: Arra
     ax.set_ylabel(tr("λ2 (bigram weight)"))
     ax.set_title(tr("{data_name} perplexity for each (λ1, λ2);\nλ3 = 1 − λ1 − λ2 (trigram weight)",
                     data_name=tr(data_name).capitalize()), fontsize="medium")
+    return fig
+
+
+MATCHED_COLOR, UNMATCHED_COLOR = "#9fd39f", "#e4e4e4"  # ngram_matches: green counts, grey does not
+ORDER_NAMES = {1: translatable("1-grams"), 2: translatable("2-grams"), 3: translatable("3-grams"),
+               4: translatable("4-grams")}
+
+
+def _quoted(tokens: Sequence[str]) -> str:
+    return "“" + " ".join(tokens) + "”"
+
+
+def ngram_matches(hypothesis: Sequence[str], reference_sets: Sequence[Sequence[Sequence[str]]], *,
+                  max_order: int = 2) -> Figure:
+    """The n-grams of a tokenized ``hypothesis``, green where they count for BLEU's clipped
+    precision: one panel per entry of ``reference_sets`` (a list of tokenized references).
+
+    Each panel draws the hypothesis's n-grams of orders 1 to ``max_order`` (at most 4), one row
+    per order, every n-gram centred under the words it spans. The k-th copy of an n-gram ``g`` is
+    green when k ≤ max_j count_j(g), the most copies of ``g`` in one reference (the clipping
+    limit), so the green boxes of row n are the numerator of p_n and all its boxes the
+    denominator. The titles quote the hypothesis and the references, in the course's language.
+
+    Introduced in notebooks/06_bleu.ipynb, section "Clipped n-gram precision".
+
+    >>> fig = ngram_matches("the the cat".split(), [["the cat".split()]])  # the second "the" is grey: clipped
+    >>> fig.axes[0].get_title()
+    'hypothesis “the the cat” against reference “the cat”'
+    >>> plt.close(fig)
+    """
+    hypothesis = [str(token) for token in hypothesis]
+    if max_order not in ORDER_NAMES:
+        raise ValueError(f"max_order must be 1 to {max(ORDER_NAMES)}, got {max_order!r}")
+    if not hypothesis or not reference_sets or any(not refs for refs in reference_sets):
+        raise ValueError("ngram_matches needs a non-empty hypothesis and at least one reference in every set")
+    fig, axes = plt.subplots(len(reference_sets), 1, figsize=(max(6.4, 1.2 * len(hypothesis) + 1.6),
+                                                              1.6 * len(reference_sets) * max_order / 2),
+                             squeeze=False, layout="constrained")
+    for ax, references in zip(axes[:, 0], reference_sets):
+        for n in range(1, max_order + 1):
+            y = max_order - n  # unigrams on top
+            limit = Counter()
+            for reference in references:
+                counts = Counter(zip(*(list(reference)[i:] for i in range(n))))
+                limit = limit | counts  # the most copies of each n-gram in one reference
+            seen: Counter = Counter()
+            for i, gram in enumerate(zip(*(hypothesis[i:] for i in range(n)))):
+                seen[gram] += 1
+                colour = MATCHED_COLOR if seen[gram] <= limit[gram] else UNMATCHED_COLOR
+                ax.text(i + (n - 1) / 2, y, " ".join(gram), ha="center", va="center", fontsize=13 if n == 1 else 11,
+                        bbox={"boxstyle": "round", "fc": colour, "ec": "none"})
+            ax.text(-0.9, y, tr(ORDER_NAMES[n]), ha="right", va="center")
+        if len(references) == 1:
+            against = tr("reference {text}", text=_quoted(references[0]))
+        else:
+            against = tr("references {texts} and {last}", texts=tr(", ").join(map(_quoted, references[:-1])),
+                         last=_quoted(references[-1]))
+        ax.set(xlim=(-2.2, len(hypothesis) - 0.4), ylim=(-0.6, max_order - 0.4))
+        ax.set_title(tr("hypothesis {hypothesis} against {references}", hypothesis=_quoted(hypothesis),
+                        references=against), fontsize="medium")
+        ax.axis("off")
+    return fig
+
+
+SYSTEM_COLORS = (DATA_COLOR, "#e15759", MODEL_COLOR, "#59a14f", "#b07aa1")  # score_histograms, in this order
+
+
+def score_histograms(scores: Mapping[str, ArrayLike], *, xlabel: str, ylabel: str = translatable("sentences"),
+                     title: str | None = None, bins: int = 20) -> Figure:
+    """Step histograms of scores between 0 and 1 (sentence BLEU, say), one outline per system.
+
+    ``scores`` maps a system's name (shown as given, in the legend) to its scores; ``xlabel`` and
+    ``ylabel`` are English texts, shown in the course's language; ``title`` as given. The bins
+    are ``bins`` equal widths from 0 to 1, the same for every system, so the outlines compare.
+
+    Introduced in notebooks/06_bleu.ipynb, section "Real translations, many references".
+
+    >>> fig = score_histograms({"A": [0.1, 0.5, 0.5], "B": [0.9]}, xlabel="sentence BLEU")
+    >>> fig.axes[0].get_legend().get_texts()[1].get_text()
+    'B'
+    >>> plt.close(fig)
+    """
+    if not 1 <= len(scores) <= len(SYSTEM_COLORS):
+        raise ValueError(f"score_histograms draws 1 to {len(SYSTEM_COLORS)} systems, got {len(scores)}")
+    arrays = {name: np.asarray(values, dtype=float) for name, values in scores.items()}
+    for name, values in arrays.items():
+        if not np.all((values >= 0) & (values <= 1)):
+            raise ValueError(f"scores[{name!r}] must lie between 0 and 1 (BLEU on its 0-1 scale)")
+    edges = np.linspace(0, 1, bins + 1)
+    fig, ax = plt.subplots(figsize=(6.4, 3.2), layout="constrained")
+    for (name, values), colour in zip(arrays.items(), SYSTEM_COLORS):
+        ax.hist(values, bins=edges, histtype="step", linewidth=2, color=colour, label=str(name))
+    ax.set_xlabel(tr(xlabel))
+    ax.set_ylabel(tr(ylabel))
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
     return fig
 
 

@@ -122,7 +122,7 @@ def surprisal_bits(model: LanguageModel, sentences: Sentences, speller: Language
     characters and ``</s>`` of each unknown word, from ``speller.token_logprobs``; a
     character outside the speller's vocabulary adds ``log2(0x110000)`` bits.
 
-    Introduced in notebooks/03_cross_entropy.ipynb, section "Compression is prediction".
+    Introduced in notebooks/03_cross_entropy.ipynb, section "Real text, next to a figure from 1992".
 
     >>> from lmcore.ngram import AddK
     >>> model = AddK(1).fit([["a", "b"]])   # add-one: P(a) = P(b) = P(</s>) = 2/7, P(<unk>) = 1/7
@@ -156,7 +156,7 @@ class Coder:
     :func:`decode` use a fresh coder each time.
     ``method``: see :func:`encode`.
 
-    Introduced in notebooks/03_cross_entropy.ipynb, section "Compression is prediction".
+    Introduced in notebooks/03_cross_entropy.ipynb, section "Real text, next to a figure from 1992".
 
     >>> from lmcore.ngram import AddK
     >>> coder = Coder(AddK(2).fit([["a", "b"], ["b", "a", "b"]]))
@@ -352,7 +352,7 @@ def encode(model: LanguageModel, sentences: Sentences, speller: LanguageModel | 
     :class:`~lmcore.ngram.KneserNey`. The coded symbols' shares are checked against
     ``model.token_logprobs``: they must be the model's probabilities.
 
-    Introduced in notebooks/03_cross_entropy.ipynb, section "Compression is prediction".
+    Introduced in notebooks/03_cross_entropy.ipynb, section "Real text, next to a figure from 1992".
     """
     return Coder(model, speller, method=method).encode(sentences)
 
@@ -364,6 +364,6 @@ def decode(data: bytes, model: LanguageModel, speller: LanguageModel | None = No
     ``ValueError`` for data that is cut short, goes on past its code, or was altered (or is
     decoded with another model, speller or method): the module's "Format of the bytes".
 
-    Introduced in notebooks/03_cross_entropy.ipynb, section "Compression is prediction".
+    Introduced in notebooks/03_cross_entropy.ipynb, section "Real text, next to a figure from 1992".
     """
     return Coder(model, speller, method=method).decode(data)

@@ -1,21 +1,39 @@
-"""Perplexity of several smoothings and orders on one test set: the table of chapters 4 and 5
-(:func:`perplexity_table`)."""
+"""Perplexity tables: the classic unigram/bigram/trigram table of chapter 4 on several corpora
+(:func:`order_table`, from one interpolated fit per corpus), and several smoothings and orders on
+one test set (:func:`perplexity_table`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from lmcore.evaluate.scoring import evaluate
 from lmcore.lm import Sentences
-from lmcore.ngram import AddK, Interpolated, KneserNey, check_order, flatten_sentences
+from lmcore.ngram import (
+    AddK,
+    Interpolated,
+    KneserNey,
+    check_order,
+    fit_interpolation_weights,
+    flatten_sentences,
+    interpolated_perplexity,
+)
 from lmcore.text import Vocabulary
 
-__all__ = ["SMOOTHING_METHODS", "PerplexityTable", "perplexity_table"]
+__all__ = ["SMOOTHING_METHODS", "order_name", "PerplexityTable", "perplexity_table", "OrderTable", "order_table"]
 
 SMOOTHING_METHODS = ("add-one", "interpolation", "kneser-ney")
+
+
+def order_name(n: int) -> str:
+    """A row's name: ``unigram``, ``bigram``, ``trigram``, then ``4-gram``, ...
+
+    >>> order_name(2), order_name(5)
+    ('bigram', '5-gram')
+    """
+    return {1: "unigram", 2: "bigram", 3: "trigram"}.get(n, f"{n}-gram")
 
 
 @dataclass(frozen=True)
@@ -35,8 +53,7 @@ class PerplexityTable:
 
     def format(self, title: str = "") -> str:
         """The table as text, perplexities with 2 decimals."""
-        names = {1: "unigram", 2: "bigram", 3: "trigram"}
-        header = f"{'':<15}" + "".join(f"{names.get(n, f'{n}-gram'):>10}" for n in self.orders)
+        header = f"{'':<15}" + "".join(f"{order_name(n):>10}" for n in self.orders)
         rows = [f"{method:<15}" + "".join(f"{x:>10.2f}" for x in row)
                 for method, row in zip(self.methods, self.perplexities)]
         return "\n".join(([title] if title else []) + [header] + rows)
@@ -90,3 +107,112 @@ def perplexity_table(split: tuple[Sentences, Sentences, Sentences], orders: Sequ
             result = evaluate(model, test)
             table[i, j] = result.perplexity
     return PerplexityTable(tuple(methods), orders, table, result.n_tokens, result.n_oov, len(model.outcomes))
+
+
+@dataclass(frozen=True)
+class OrderTable:
+    """The classic table: test perplexity of the interpolated unigram, bigram, ... (rows, lowest
+    order first) on several corpora (columns), each column from one model and its split.
+
+    ``perplexities[i, j]`` is order ``orders[i]`` on column ``names[j]``; ``lambdas[name][i]`` are
+    that order's EM weights (lowest order first, summing to 1). ``train_words`` and ``test_words``
+    count words (``</s>`` not included), ``vocabulary`` the model's known words.
+    """
+
+    names: tuple[str, ...]
+    orders: tuple[int, ...]
+    perplexities: np.ndarray
+    lambdas: Mapping[str, tuple[np.ndarray, ...]]
+    train_words: Mapping[str, int]
+    test_words: Mapping[str, int]
+    vocabulary: Mapping[str, int]
+
+    def column(self, name: str) -> np.ndarray:
+        """The test perplexities of column ``name``, lowest order first."""
+        if name not in self.names:
+            raise KeyError(f"no column {name!r}; the columns are {list(self.names)}")
+        return self.perplexities[:, self.names.index(name)]
+
+    def format(self, reference: Mapping[str, Sequence[float]] | None = None) -> str:
+        """The table as text: perplexities with 1 decimal, then the words and vocabulary of each
+        column; ``reference`` columns (``{"WSJ": [962, 170, 109]}``: one perplexity per order, as
+        published) come first, shown as given."""
+        reference = dict(reference or {})
+        for name, values in reference.items():
+            if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or len(values) != len(self.orders):
+                raise ValueError(f"reference[{name!r}] needs one perplexity per order {self.orders}, got {values!r}")
+        widths = {name: max(len(name), 8) + 2 for name in (*reference, *self.names)}
+        lines = [f"{'':<15}" + "".join(f"{name:>{widths[name]}}" for name in (*reference, *self.names))]
+        for i, n in enumerate(self.orders):
+            published = "".join(f"{values[i]:>{widths[name]}g}" for name, values in reference.items())
+            ours = "".join(f"{self.perplexities[i, j]:>{widths[name]}.1f}" for j, name in enumerate(self.names))
+            lines.append(f"{order_name(n):<15}" + published + ours)
+        for label, counts in (("training words", self.train_words), ("test words", self.test_words),
+                              ("vocabulary", self.vocabulary)):
+            lines.append(f"{label:<15}" + "".join(f"{'':>{widths[name]}}" for name in reference)
+                         + "".join(f"{counts[name]:>{widths[name]},}" for name in self.names))
+        return "\n".join(lines)
+
+
+def order_table(columns: Mapping[str, tuple[Interpolated, tuple[Sentences, Sentences, Sentences]]]) -> OrderTable:
+    """Test perplexity of the interpolated model of every order up to each column's model's, and
+    its EM weights, from that one fit: ``{name: (model, (train, heldout, test))}``.
+
+    An interpolated model's order-k estimate does not depend on the higher orders, so the
+    interpolated bigram is the trigram with λ₃ = 0 and needs no fit of its own. For each order
+    n = 1, 2, ..., λ of orders 1..n is fitted by EM on the held-out tokens'
+    :meth:`~lmcore.ngram.Interpolated.order_probs` (:func:`~lmcore.ngram.fit_interpolation_weights`)
+    and the test perplexity is :func:`~lmcore.ngram.interpolated_perplexity` with that λ:
+
+    .. math::
+        \\mathrm{PP}_n = \\exp\\Big(-\\frac{1}{N} \\sum_i \\ln \\sum_{k \\le n} \\lambda_k P_k(w_i \\mid h_i)\\Big)
+
+    the perplexity of ``Interpolated(n)`` fitted on ``train`` with ``model``'s vocabulary and
+    tuned by ``fit_lambdas(heldout)`` (the rows :func:`perplexity_table` gives for
+    ``"interpolation"``), under ``model``'s convention (by default ``</s>`` counted, unknown
+    words as ``<unk>``). ``train`` is counted for the table, not fitted again: pass the
+    sentences ``model`` was fitted on.
+
+    Introduced in notebooks/04_perplexity.ipynb, section "The classic table on real text".
+
+    >>> train = [["a", "b", "a", "c"], ["b", "a", "b"], ["a", "c", "a"]] * 5
+    >>> split = (train, train[:3], [["a", "b", "a"]])
+    >>> table = order_table({"toy": (Interpolated(2).fit(train), split)})
+    >>> print(table.format(reference={"course": [3.5, 2.25]}))
+                       course       toy
+    unigram               3.5       3.4
+    bigram               2.25       2.3
+    training words                   50
+    test words                        3
+    vocabulary                        3
+    >>> [round(float(x), 3) for x in table.lambdas["toy"][1]]  # the bigram's λ₁, λ₂
+    [0.001, 0.999]
+    """
+    if not isinstance(columns, Mapping) or not columns:
+        raise TypeError("columns must be a non-empty dict {name: (model, (train, heldout, test))}")
+    orders = set()
+    perplexities, lambdas, train_words, test_words, vocabulary = [], {}, {}, {}, {}
+    for name, column in columns.items():
+        if not (isinstance(column, Sequence) and len(column) == 2):
+            raise TypeError(f"columns[{name!r}] must be (model, (train, heldout, test))")
+        model, split = column
+        if not isinstance(model, Interpolated):
+            raise TypeError(f"columns[{name!r}]: the model must be an Interpolated model, got {type(model).__name__}")
+        if not (isinstance(split, Sequence) and len(split) == 3):
+            raise TypeError(f"columns[{name!r}]: the split must be (train, heldout, test), as "
+                            "lmcore.text.split_sentences returns")
+        train, heldout, test = split
+        if isinstance(heldout, Sequence) and len(heldout) == 0:
+            raise ValueError(f"columns[{name!r}]: the held-out part is empty; EM fits λ on held-out sentences")
+        orders.add(model.order)
+        heldout_probs, test_probs = model.order_probs(heldout), model.order_probs(test)
+        fitted = [fit_interpolation_weights(heldout_probs[:, :n]).lambdas for n in range(1, model.order + 1)]
+        perplexities.append([interpolated_perplexity(test_probs[:, :n], w) for n, w in enumerate(fitted, start=1)])
+        lambdas[name] = tuple(np.asarray(w, dtype=float) for w in fitted)
+        train_words[name] = sum(map(len, train))
+        test_words[name] = sum(map(len, test))
+        vocabulary[name] = model.vocab.n_words
+    if len(orders) != 1:
+        raise ValueError(f"every column's model must have the same order, got orders {sorted(orders)}")
+    return OrderTable(tuple(columns), tuple(range(1, orders.pop() + 1)), np.array(perplexities, dtype=float).T,
+                      lambdas, train_words, test_words, vocabulary)

@@ -31,19 +31,19 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from lmcore.checks import check_int, check_sentences, check_str
-from lmcore.coding import CODE_POINTS
+from lmcore.coding import CODE_POINTS, fit_speller
 from lmcore.evaluate.scoring import PerplexityResult, evaluate
 from lmcore.lm import LanguageModel, Sentences, check_language_model
 from lmcore.text import METASPACE, UNK_ID
 
 __all__ = ["UNITS", "texts", "characters", "count_characters", "spelling_bits", "UnitScore", "score_text",
-           "per_character"]
+           "per_character", "UnitTable", "unit_table"]
 
 #: The tokenizations :func:`texts` reads back into text.
 UNITS = ("word", "bpe", "char")
@@ -92,7 +92,8 @@ def count_characters(sentence_texts: Sequence[str]) -> int:
     >>> count_characters(["中国人民", "迈向新世纪"])   # 4 + 1 and 5 + 1
     11
 
-    Introduced in notebooks/04_perplexity.ipynb, section "Fair comparison"; chapter 7 counts with it too.
+    Introduced in notebooks/04_perplexity.ipynb, section "Going further: words and characters";
+    chapter 7 counts with it too.
     """
     if isinstance(sentence_texts, Iterable) and not isinstance(sentence_texts, (Sequence, str, bytes)):
         sentence_texts = list(sentence_texts)  # a generator: read once, counted once
@@ -181,6 +182,98 @@ def score_text(model: LanguageModel, sentences: Sentences, n_characters: int,
     spelled = spelling_bits(speller, unknown) if unknown else 0.0
     return UnitScore(result.n_tokens, result.perplexity, result.cross_entropy, token_bits, len(unknown), spelled,
                      int(n_characters), (token_bits + spelled) / n_characters)
+
+
+@dataclass(frozen=True)
+class UnitTable:
+    """Models over different tokenizations of one test text, side by side (:func:`unit_table`).
+
+    ``scores[unit, label]`` is the :class:`UnitScore` of the model ``label`` over the tokens
+    ``unit`` (one of :data:`UNITS`). All share the text's ``n_characters`` characters in
+    ``n_sentences`` sentences: their bits per character compare, their perplexities do not.
+    """
+
+    n_characters: int
+    n_sentences: int
+    scores: dict[tuple[str, str], UnitScore]
+
+    def format(self) -> str:
+        """The table as text, one row per model: tokens, unknown tokens, perplexity per token (2
+        decimals), bits per token, ``spelling`` (the bits per character that spelling the unknown
+        tokens adds) and bits per character (4 decimals)."""
+        lines = [f"{self.n_characters:,} characters in {self.n_sentences:,} test sentences",
+                 f"  {'unit':5}{'model':19}{'tokens':>7}{'unknown':>8}{'PP/token':>10}{'bits/token':>11}"
+                 f"{'spelling':>9}{'bits/char':>10}"]
+        for (unit, label), s in self.scores.items():
+            lines.append(f"  {unit:5}{label:19}{s.n_tokens:7,}{s.n_unknown:8,}{s.perplexity:10.2f}"
+                         f"{s.bits_per_token:11.4f}{s.spelling_bits / s.n_characters:9.4f}"
+                         f"{s.bits_per_character:10.4f}")
+        return "\n".join(lines)
+
+
+def unit_table(units: Mapping[str, tuple[Sentences, Sentences]], models: Mapping[tuple[str, str], LanguageModel],
+               separator: str = " ", *, results: Mapping[tuple[str, str], PerplexityResult] | None = None,
+               ) -> UnitTable:
+    """Score models of one test text, each in its own tokens, per token and per character.
+
+    ``units`` maps a tokenization (``"word"``, ``"bpe"`` or ``"char"``, see :func:`texts`) to its
+    ``(training, test)`` sentences: the same sentences cut into words (joined by ``separator``),
+    BPE pieces or characters. ``models`` maps ``(unit, label)`` to a model over that unit's
+    tokens. Every tokenization of the test must spell out the same text, of
+    C = :func:`count_characters` characters (checked), and each model is scored by
+    :func:`score_text`:
+
+        bits per character = (Σ_t -log2 P(token_t | history_t) + spelling bits) / C
+
+    with a unit's unknown tokens spelled by a speller fitted on that unit's training sentences
+    (:func:`lmcore.coding.fit_speller`). ``results``: ``evaluate(model, test)`` of some models,
+    by the same keys, when it is already computed.
+
+    Introduced in notebooks/07_neural_models.ipynb, section "Perplexity depends on the unit".
+
+    >>> from lmcore.ngram import AddK
+    >>> words = ([["a", "b"], ["b", "a"]], [["b", "a"]])
+    >>> chars = tuple([characters(part) for part in words])
+    >>> table = unit_table({"word": words, "char": chars},
+    ...                    {("word", "add-one"): AddK(1).fit(words[0]), ("char", "add-one"): AddK(1).fit(chars[0])})
+    >>> print(table.format())     # "b a" and its line break: 4 characters; P(b) = P(a) = P(</s>) = 3/10 per word
+    4 characters in 1 test sentences
+      unit model               tokens unknown  PP/token bits/token spelling bits/char
+      word add-one                  3       0      3.33     1.7370   0.0000    1.3027
+      char add-one                  4       0      4.33     2.1155   0.0000    2.1155
+    """
+    if not isinstance(units, Mapping) or not units or not set(units) <= set(UNITS):
+        raise TypeError(f"units must be a dict from some of {UNITS} to (training, test) sentences, got {units!r:.80}")
+    if not isinstance(models, Mapping) or not models:
+        raise TypeError("models must be a non-empty dict from (unit, label) to a language model")
+    results = {} if results is None else results
+    if not isinstance(results, Mapping):
+        raise TypeError(f"results must be a dict from (unit, label) to evaluate's result, got {type(results).__name__}")
+    check_str(separator, "separator")
+    parts = {}
+    for unit, pair in units.items():
+        if isinstance(pair, (str, bytes)) or not (isinstance(pair, Sequence) and len(pair) == 2):
+            raise TypeError(f"units[{unit!r}] must be (training, test) sentences")
+        parts[unit] = (_sentences(pair[0], f"units[{unit!r}] training"), _sentences(pair[1], f"units[{unit!r}] test"))
+    counts = {unit: count_characters(texts(test, unit, separator)) for unit, (_, test) in parts.items()}
+    lengths = {unit: len(test) for unit, (_, test) in parts.items()}
+    if len(set(counts.values())) != 1 or len(set(lengths.values())) != 1:
+        raise ValueError(f"the tokenizations spell out different texts (characters {counts}, sentences {lengths}): "
+                         "cut the same test sentences, and pass the separator that joins their words")
+    for key in [*models, *results]:
+        if not (isinstance(key, tuple) and len(key) == 2 and key[0] in parts):
+            raise ValueError(f"model keys must be (unit, label) with a unit of units ({list(parts)}), got {key!r}")
+    for key, model in models.items():
+        check_language_model(model, f"models[{key!r}]")
+    spellers = {}
+    for unit, (train, test) in parts.items():   # a speller only for a unit whose test meets an unknown token
+        vocabs = [model.vocab for (u, _), model in models.items() if u == unit]
+        unknown = any(vocab.id(t) == UNK_ID for vocab in vocabs for s in test for t in s)
+        spellers[unit] = fit_speller(train) if unknown else None
+    scores = {(unit, label): score_text(model, parts[unit][1], counts[unit], spellers[unit],
+                                        result=results.get((unit, label)))
+              for (unit, label), model in models.items()}
+    return UnitTable(next(iter(counts.values())), next(iter(lengths.values())), scores)
 
 
 def per_character(bits_per_token: float, n_tokens: int, n_characters: int) -> float:

@@ -1,4 +1,5 @@
-"""Self-checks of chapter 2, *Entropy* (notebooks/02_entropy.ipynb), section "Check yourself".
+"""Self-checks of chapter 2, *Entropy* (notebooks/02_entropy.ipynb): section "Check yourself", and
+the exercises of two "Going further" sections.
 
 Each numeric check accepts any answer within half a unit of the last significant
 digit the exercise asks for (``|answer - expected| <= 0.5 · 10^(e - digits + 1)``
@@ -164,7 +165,7 @@ def check_miller_madow_correction(answer: object) -> Feedback:
     """The Miller-Madow correction (K - 1) / (2n) for :data:`MILLER_MADOW_EXERCISE`, in bits,
     to 3 significant digits.
 
-    Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
+    Introduced in notebooks/02_entropy.ipynb, section "Going further: correcting the plug-in bias".
     """
     n, k = MILLER_MADOW_EXERCISE["tokens n"], MILLER_MADOW_EXERCISE["types K"]
     nats = (k - 1) / (2 * n)
@@ -184,7 +185,7 @@ def check_one_sample_of_a_mixture(answer: object) -> Feedback:
     A: 1.2925, the entropy rate.   B: 2.5850 or 0, depending on the toss.
     C: 2.5850 always.              D: it does not settle at all.
 
-    Introduced in notebooks/02_entropy.ipynb, section "Going further: one sample is not always enough".
+    Introduced in notebooks/02_entropy.ipynb, section "One sample is not always enough".
     """
     return check_choice(answer, "B", explanations={
         "A": translatable("that is the average over many samples; one sample shows only one die. The source is not "

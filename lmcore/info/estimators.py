@@ -199,7 +199,7 @@ def miller_madow_entropy(counts: Sequence[int] | np.ndarray | Mapping[Any, int],
     Removes the bias's leading term; when many types have not been seen yet (``n``
     not much larger than the number of types), it is still too low.
 
-    Introduced in notebooks/02_entropy.ipynb, section "Entropy of real text".
+    Introduced in notebooks/02_entropy.ipynb, section "Going further: correcting the plug-in bias".
 
     >>> f"{miller_madow_entropy([2, 1, 1]):.4f}"  # 1.5 bits + (3 - 1) / (2 · 4) nats
     '1.8607'
@@ -398,7 +398,7 @@ def sample_rates(source: IIDSource | MarkovSource | MixtureSource, samples: np.n
     ``source`` is any source of :mod:`lmcore.info` (it needs ``running_rate`` and
     ``entropy_rate``); ``samples`` are its int arrays, all of one length.
 
-    Introduced in notebooks/02_entropy.ipynb, section "Entropy of a sequence and the entropy rate".
+    Introduced in notebooks/02_entropy.ipynb, section "Going further: one long sample is enough, and when it is not".
 
     >>> from lmcore.info import IIDSource
     >>> coin = IIDSource([0.5, 0.5])
@@ -435,7 +435,7 @@ def rate_convergence(source: IIDSource | MarkovSource | MixtureSource, n: int, n
     """Draw ``n_samples`` samples of length ``n`` from ``source`` (one generator, seeded with
     ``seed``: an int >= 0, ``None`` or a numpy ``Generator``) and return their :func:`sample_rates`.
 
-    Introduced in notebooks/02_entropy.ipynb, section "Entropy of a sequence and the entropy rate".
+    Introduced in notebooks/02_entropy.ipynb, section "Going further: one long sample is enough, and when it is not".
 
     >>> from lmcore.info import MarkovSource
     >>> chain = MarkovSource([[0.9, 0.1], [0.5, 0.5]])

@@ -352,7 +352,7 @@ class MixtureSource(_Source):
 
     All sources must have the same outcomes, in the same order.
 
-    Introduced in notebooks/02_entropy.ipynb, section "Going further: one sample is not always enough".
+    Introduced in notebooks/02_entropy.ipynb, section "One sample is not always enough".
 
     >>> fair, bent = IIDSource([0.5, 0.5], outcomes=["a", "b"]), IIDSource([0.9, 0.1], outcomes=["a", "b"])
     >>> bag = MixtureSource([fair, bent])

@@ -90,7 +90,7 @@ def train(model: NeuralLM, sentences: Sequence[Sequence[str]], heldout: Sequence
     parameters of the best epoch (early stopping: held-out text chooses, as it chose λ in
     chapter 5). The same arguments give the same model.
 
-    Introduced in notebooks/07_neural_models.ipynb, section "A small neural language model".
+    Introduced in notebooks/07_neural_models.ipynb, section "Going further: how the stored models were trained".
     """
     if not isinstance(model, NeuralLM):
         raise TypeError(f"model must be a NeuralLM, got {type(model).__name__}")

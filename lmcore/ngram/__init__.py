@@ -7,8 +7,8 @@ it (predicted, like a word). Every model is an :class:`NgramModel` (``model``), 
 the models trained from counts are each a :class:`CountedNgramModel` (``counted``), whose counts
 are kept in numpy tables (``counting``) and looked up by tokens
 (``model.count(word, context)``, ``model.continuations(context)``).
-Introduced in chapter 4, *Perplexity* (notebooks/04_perplexity.ipynb), section "The
-toy corpus by hand", and chapter 5, *Smoothing and interpolation*.
+Introduced in chapter 4, *Perplexity* (notebooks/04_perplexity.ipynb), section "Why test on
+unseen text", and chapter 5, *Smoothing and interpolation*.
 
 Models (all probabilities of an *outcome*: a known word, ``<unk>`` in an open
 vocabulary, ``</s>`` when sentences end with it; never ``<s>``, except under nltk's

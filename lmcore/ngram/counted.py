@@ -193,7 +193,8 @@ class CountedNgramModel(NgramModel):
         """Every distinct n-gram of ``order`` seen in training (padding markers included) with its
         count, in id order; ``len(model.ngram_counts(order))`` is the number of distinct ones.
 
-        Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Beyond linear interpolation".
+        Introduced in notebooks/05_smoothing_interpolation.ipynb, section 'Going further: a "Francisco" in the
+        English corpus' (for the P_cont of section "Beyond linear interpolation").
 
         >>> from lmcore.ngram import MLE
         >>> model = MLE(2).fit([["i", "spent", "money"]])
@@ -212,7 +213,7 @@ class CountedNgramModel(NgramModel):
         token, in the order of :meth:`token_logprobs`. Where a token has fewer than order - 1
         tokens before it (no ``<s>`` padding), its shorter history is used.
 
-        Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Where the probability goes".
+        Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Choosing k on held-out data".
 
         >>> from lmcore.ngram import MLE
         >>> model = MLE(2).fit([["i", "spent", "three", "years"], ["i", "spent", "money"]])

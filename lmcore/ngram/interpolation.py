@@ -9,7 +9,7 @@ the λ that maximises held-out likelihood (SRILM's compute-best-mix EM), and
 :class:`Interpolated` is the model that produces them (:meth:`Interpolated.order_probs`)
 and learns its weights (:meth:`Interpolated.fit_lambdas`). Introduced in chapter 5,
 *Smoothing and interpolation* (notebooks/05_smoothing_interpolation.ipynb), sections
-"Interpolation" and "Choosing λ by EM".
+"Linear interpolation" and "Choosing λ".
 
 >>> p = np.array([[0.5, 0.25], [0.125, 0.5]])   # two tokens, two orders
 >>> round(interpolated_perplexity(p, [0.0, 1.0]), 6)   # order 2 alone: 1 / sqrt(0.25 * 0.5)
@@ -108,7 +108,8 @@ def interpolated_perplexity(order_probs: ArrayLike, lambdas: ArrayLike) -> float
     new weights is one matrix-vector product, a log and a mean (well under 5 ms for
     100,000 tokens); this is what the interpolation widget calls on every slider move.
 
-    Introduced in notebooks/04_perplexity.ipynb, section "The classic table on real text".
+    Introduced in notebooks/04_perplexity.ipynb, section "Going further: one fit, three rows, and the learning curve";
+    chapter 5 steps through EM in its section "EM, step by step".
 
     >>> round(interpolated_perplexity([[0.5, 0.25], [0.125, 0.5]], [0.5, 0.5]), 4)  # 1 / sqrt(0.375 * 0.3125)
     2.9212
@@ -150,7 +151,8 @@ def fit_interpolation_weights(order_probs: ArrayLike, tolerance: float = 0.001, 
     every weight moved by at most ``tolerance`` (0.001, SRILM's default), or after
     ``max_iterations`` with ``converged=False``.
 
-    Introduced in notebooks/04_perplexity.ipynb, section "The classic table on real text".
+    Introduced in notebooks/04_perplexity.ipynb, section "Going further: one fit, three rows, and the learning curve";
+    chapter 5 steps through EM in its section "EM, step by step".
 
     >>> trace = fit_interpolation_weights([[0.1, 0.9], [0.1, 0.8], [0.2, 0.0]])
     >>> [round(x, 2) for x in trace.lambdas], trace.perplexities[0] > trace.perplexities[-1]

@@ -3,7 +3,7 @@
 Kneser-Ney asks of a word not "how often was it seen?" but "after how many different
 words was it seen?": its lower orders use continuation counts N1+(• w). Introduced in
 chapter 5, *Smoothing and interpolation* (notebooks/05_smoothing_interpolation.ipynb),
-section "Kneser-Ney"; :class:`KneserNey` is exported by :mod:`lmcore.ngram`.
+section "Beyond linear interpolation"; :class:`KneserNey` is exported by :mod:`lmcore.ngram`.
 """
 
 from __future__ import annotations
@@ -143,7 +143,8 @@ class KneserNey(CountedNgramModel, BackoffModel):
     lowest order first) and ``count_of_counts_`` (order x 5: t_0 = 0, t_1 .. t_4, t_4 counting
     4 only); :meth:`adjusted_counts` shows the a of each n-gram.
 
-    Introduced in notebooks/04_perplexity.ipynb, section "The classic table on real text".
+    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Beyond linear interpolation"; chapter 4
+    builds it by name (``"kneser-ney"``) in section "Going further: add-one, Kneser-Ney and longer histories".
 
     >>> m = KneserNey(2, discounts=[0.5, 1.0, 1.5]).fit([["a", "b"], ["a", "c"]])
     >>> round(m.prob("b", ["a"]), 6), round(m.prob("zzz"), 6)  # 0.5/2 + 0.5 P_1(b); γ_1 / |V|

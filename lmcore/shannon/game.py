@@ -124,7 +124,7 @@ def rank_of(model: LanguageModel, context: Sequence[str], token: str) -> tuple[i
     the equally probable ones it lists before ``token`` (vocabulary order). A word outside the
     vocabulary is scored as ``<unk>``.
 
-    Introduced in notebooks/01_shannon_game.ipynb, section "Play it on real text: the Shannon game".
+    Introduced in notebooks/01_shannon_game.ipynb, section "Going further: ranks, ties and speed".
 
     >>> from lmcore.ngram import MLE
     >>> rank_of(MLE(1).fit([["a", "b", "a"]]), [], "b")   # a tie with </s> (4 tokens), listed first

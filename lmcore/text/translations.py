@@ -103,7 +103,7 @@ _MARKS = str.maketrans({"`": "'", "[": None, "]": None, "*": None})
 def clean_verse(text: str) -> str:
     """A verse's words without typesetting: see the module's docstring for what is removed.
 
-    Introduced in notebooks/06_bleu.ipynb, section "Real translations, many references".
+    Introduced in notebooks/06_bleu.ipynb, section "Going further: clean the text before scoring it".
 
     >>> clean_verse("{A Psalm of David.} Jehovah, how many are they that trouble me!")
     'Jehovah, how many are they that trouble me!'
@@ -222,7 +222,7 @@ def verse_text(code: str, verse_id: int, *, clean: bool = True) -> str:
     ``clean=False`` as its package stores it, marks and all, to see what cleaning changes
     (BLEU counts a backtick or a bracket as a token of its own).
 
-    Introduced in notebooks/06_bleu.ipynb, section "Real translations, many references".
+    Introduced in notebooks/06_bleu.ipynb, section "Why not accuracy".
 
     >>> verse_text("web", 1001001)
     'In the beginning God created the heavens and the earth.'
@@ -311,7 +311,7 @@ def sample_verses(codes: Iterable[str], n: int, *, seed: int = 0, books: Iterabl
     """``n`` verses drawn at random (seeded, without replacement) from those all ``codes`` hold
     (:func:`aligned_verse_ids`), with their text in every translation.
 
-    Introduced in notebooks/06_bleu.ipynb, section "Real translations, many references".
+    Introduced in notebooks/06_bleu.ipynb, section "Why not accuracy".
 
     >>> sample = sample_verses(["web", "kjv"], 2, seed=0)
     >>> len(sample), sorted(sample.texts)

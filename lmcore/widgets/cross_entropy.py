@@ -144,7 +144,7 @@ def cross_entropy_report(p_weights: Sequence[float] | np.ndarray, m_weights: Seq
 
     Uses :func:`lmcore.info.cross_entropy` and :func:`lmcore.info.kl_divergence`.
 
-    Introduced in notebooks/03_cross_entropy.ipynb, section "Cross-entropy and KL divergence".
+    Introduced in notebooks/03_cross_entropy.ipynb, section "The course's numbers".
 
     >>> toy = CROSS_ENTROPY_PRESETS["toy corpus, add-one unigram"]
     >>> f"{cross_entropy_report(toy.p, toy.m).cross_entropy:.4f}"
@@ -258,7 +258,7 @@ class CrossEntropyExplorer(Explorer):
     rebuilt when the preset changes), ``swap`` (Button: exchange p and m). ``result`` is the last
     :class:`CrossEntropyReport`, or ``None`` while the weights are no distribution (``error`` says why).
 
-    Introduced in notebooks/03_cross_entropy.ipynb, section "Cross-entropy and KL divergence".
+    Introduced in notebooks/03_cross_entropy.ipynb, section "The course's numbers".
 
     >>> explorer = CrossEntropyExplorer("rain forecast")
     >>> f"{explorer.result.kl:.4f}"

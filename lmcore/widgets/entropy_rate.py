@@ -138,7 +138,7 @@ def entropy_rate_report(kind: str, first: float, second: float, n_samples: int =
     seeded with ``seed``) and follow each one's ``-(1/k) log₂ p(x₁…x_k)`` at ``points``
     log-spaced lengths ``k``.
 
-    Introduced in notebooks/02_entropy.ipynb, section "Entropy of a sequence and the entropy rate".
+    Introduced in notebooks/02_entropy.ipynb, section "Going further: one long sample is enough, and when it is not".
 
     >>> report = entropy_rate_report("mixture of two coins", 0.5, 0.1, n_samples=5, n=10_000)
     >>> f"{report.result.entropy_rate:.4f}", report.picks  # coin 2 (index 1) four times, coin 1 once
@@ -243,7 +243,7 @@ class EntropyRateExplorer(Explorer):
     ``result`` is the last :class:`EntropyRateReport`, or ``None`` while the sliders
     describe no usable source (the reason in ``error``, shown in the widget).
 
-    Introduced in notebooks/02_entropy.ipynb, section "Entropy of a sequence and the entropy rate".
+    Introduced in notebooks/02_entropy.ipynb, section "Going further: one long sample is enough, and when it is not".
 
     >>> explorer = EntropyRateExplorer(n=10_000)
     >>> explorer.first.value = 0.5                    # P(a → b) = P(b → a) = 0.5: a fair coin

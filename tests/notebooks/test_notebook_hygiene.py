@@ -9,6 +9,7 @@ and that every figure has alt text. The Chinese edition (notebooks/zh/) is held 
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -126,57 +127,143 @@ def test_every_binder_badge_points_at_the_configured_repository():
 
 # --- the core path: one class of at most 60 minutes (DESIGN.md, "A chapter notebook") -----------
 
-CORE_PATH_WORDS, CORE_PATH_CELLS = 2_500, 40
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+CJK_PUNCTUATION = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u2018\u2019\u201c\u201d\u2026]")
+EXPLORER_OUTPUT = "application/vnd.jupyter.widget-view+json"
+INTRO = re.compile(r"\*\*(?:In this (?:chapter|notebook) you will|在(?:本章中|这个笔记本里)，你将)\*\*(.*)")
+# Before each explorer, a question to predict; right after it (past the cell that prints fixed
+# settings), the answer with the number that shows it. The markers, in either edition:
+PREDICT = re.compile(r"\*\*(?:Predict first\.|先预测。)\*\*")
+ANSWER = re.compile(r"\*\*(?:The answer\.|答案揭晓。)\*\*")
+
+
+@dataclass(frozen=True)
+class CorePath:
+    """What a class reads before the first "Going further" heading."""
+
+    words: float       # prose: whitespace-separated pieces, a Chinese character counting half a word
+    code_lines: int    # non-blank, non-comment lines of code
+    cells: int
+    explorers: int     # cells whose output is a live explorer
+    exercises: int     # self-check cells
+    ideas: int         # items of "In this chapter you will", separated by semicolons
+
+
+BUDGET = CorePath(words=1_800, code_lines=120, cells=36, explorers=2, exercises=5, ideas=5)
+# One idea per cell: a core-path cell this long holds two (DESIGN.md: never join cells to meet the budget).
+MAX_CELL_WORDS, MAX_CELL_CODE_LINES = 250, 20
 
 
 def prose_words(markdown: str) -> float:
-    """Words of markdown prose: whitespace-separated pieces, each Chinese character counting half a word.
+    """Words of markdown prose: whitespace-separated pieces, each Chinese character counting half a
+    word; Chinese punctuation counts no more than English punctuation does (nothing).
 
-    >>> prose_words("Perplexity is 2 to the H.") , prose_words("困惑度 is 2^H")
-    (6.0, 3.5)
+    >>> prose_words("Perplexity is 2 to the H.") , prose_words("困惑度 is 2^H"), prose_words("困惑度，即 2^H。")
+    (6.0, 3.5, 3.0)
     """
+    markdown = CJK_PUNCTUATION.sub(" ", markdown)
     chinese = len(CJK.findall(markdown))
     return len(CJK.sub(" ", markdown).split()) + chinese / 2
 
 
-def core_path(nb) -> tuple[float, int, bool]:
-    """(prose words, cells, found) before the first markdown heading containing "Going further"
-    (or, in the Chinese edition, "延伸阅读").
+def code_lines(source: str) -> int:
+    """Lines of code a student reads: not blank, not a comment.
 
-    Every cell before that heading's cell counts, the section headings' own cells included
-    (classroom/slides.py gives each section heading a cell); words of the heading's cell above
-    the heading count too.
+    >>> code_lines("# set up\\nx = 1\\n\\ny = x  # why\\n")
+    2
     """
-    words, cells = 0.0, 0
+    return sum(1 for line in source.splitlines() if line.strip() and not line.strip().startswith("#"))
+
+
+def core_cells(nb) -> tuple[list[tuple[dict, str]], bool]:
+    """The core path's cells with their text, and whether a "Going further" heading ends it.
+
+    The cells before the first markdown heading containing "Going further" (or, in the Chinese
+    edition, "延伸阅读"); the section headings' own cells count (classroom/slides.py gives each
+    section a cell), and so does the part of the heading's cell above the heading.
+    """
+    cells = []
     for cell in nb["cells"]:
+        source = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
-            lines = "".join(cell["source"]).splitlines()
+            lines = source.splitlines()
             at = next((i for i, line in enumerate(lines) if GOING_FURTHER.match(line)), None)
             if at is not None:
-                return words + prose_words("\n".join(lines[:at])), cells, True
-            words += prose_words("\n".join(lines))
-        cells += 1
-    return words, cells, False
+                if at:
+                    cells.append((cell, "\n".join(lines[:at])))
+                return cells, True
+        cells.append((cell, source))
+    return cells, False
+
+
+def is_explorer(cell) -> bool:
+    return any(EXPLORER_OUTPUT in output.get("data", {}) for output in cell.get("outputs", []))
+
+
+def core_path(nb) -> tuple[CorePath, bool]:
+    """The core path's measure against :data:`BUDGET`, and whether it ends at a "Going further" heading."""
+    cells, found = core_cells(nb)
+    markdown = [text for cell, text in cells if cell["cell_type"] == "markdown"]
+    code = [(cell, text) for cell, text in cells if cell["cell_type"] == "code"]
+    intro = next((m.group(1) for text in markdown for m in [INTRO.search(text)] if m), "")
+    measure = CorePath(words=sum(map(prose_words, markdown)), code_lines=sum(code_lines(text) for _, text in code),
+                       cells=len(cells), explorers=sum(is_explorer(cell) for cell, _ in code),
+                       exercises=sum("exercises.check_" in text for _, text in code),
+                       ideas=len([item for item in re.split(r"[;；]", intro) if item.strip()]))
+    return measure, found
 
 
 def test_core_path_measure():
-    cell = lambda kind, text: {"cell_type": kind, "source": [text]}  # noqa: E731
-    nb = {"cells": [cell("markdown", "# Title\nfour words here 中文"), cell("code", "x = 1 + 2 + 3"),
-                    cell("markdown", "two words"), cell("markdown", "## Next\nthree"),
-                    cell("markdown", "## Going further: more"), cell("markdown", "not counted")]}
-    assert core_path(nb) == (11.0, 4, True)  # every cell before the heading's, markdown in a row included
-    assert core_path({"cells": [cell("markdown", "## 3. going further, in lower case")]}) == (0.0, 0, True)
-    assert core_path({"cells": [cell("markdown", "Going further without a heading")]})[2] is False
+    cell = lambda kind, text, **extra: {"cell_type": kind, "source": [text], **extra}  # noqa: E731
+    explorer = {"outputs": [{"output_type": "display_data", "data": {EXPLORER_OUTPUT: {}}}]}
+    nb = {"cells": [cell("markdown", "# Title\nfour words here 中文\n\n**In this chapter you will** a; b; and c."),
+                    cell("code", "# a comment\nx = 1 + 2 + 3\n\n", outputs=[]),
+                    cell("code", "widgets.Explorer()", **explorer),
+                    cell("code", "exercises.check_it(answer)", outputs=[]),
+                    cell("markdown", "two words"), cell("markdown", "Last words.\n## Going further: more"),
+                    cell("markdown", "not counted"), cell("code", "not = counted", **explorer)]}
+    measure, found = core_path(nb)
+    assert found and measure == CorePath(words=19.0, code_lines=3, cells=6, explorers=1, exercises=1, ideas=3)
+    assert core_path({"cells": [cell("markdown", "## 3. going further, in lower case")]}) == (
+        CorePath(0.0, 0, 0, 0, 0, 0), True)
+    assert core_path({"cells": [cell("markdown", "Going further without a heading")]})[1] is False
 
 
 def test_core_path_fits_one_class(notebook):
     path, nb = notebook
-    words, cells, found = core_path(nb)
+    measure, found = core_path(nb)
     assert found, f'{path.name} has no "Going further" heading: the core path must end somewhere'
-    assert cells <= CORE_PATH_CELLS, f"{path.name}: {cells} cells before Going further (at most {CORE_PATH_CELLS})"
-    assert words <= CORE_PATH_WORDS, (f"{path.name}: {words:,.0f} words of prose before Going further "
-                                      f"(at most {CORE_PATH_WORDS:,})")
+    over = {name: (value, getattr(BUDGET, name)) for name, value in vars(measure).items()
+            if value > getattr(BUDGET, name)}
+    assert not over, f"{path.name}: core path over its budget (measured, budget): {over}"
+
+
+def test_each_core_cell_holds_one_idea(notebook):
+    path, nb = notebook
+    cells, _ = core_cells(nb)
+    long = [(i, round(prose_words(text))) for i, (cell, text) in enumerate(cells)
+            if cell["cell_type"] == "markdown"
+            and prose_words("\n".join(line for line in text.splitlines() if not line.startswith("|"))) > MAX_CELL_WORDS]
+    long += [(i, code_lines(text)) for i, (cell, text) in enumerate(cells)
+             if cell["cell_type"] == "code" and code_lines(text) > MAX_CELL_CODE_LINES]
+    assert not long, (f"{path.name}: core-path cells (index, words or code lines) longer than one idea "
+                      f"({MAX_CELL_WORDS} words, {MAX_CELL_CODE_LINES} lines of code): {long}")
+
+
+def test_every_explorer_asks_a_question_first_and_answers_it(notebook):
+    path, nb = notebook
+    cells = nb["cells"]
+    for at, cell in enumerate(cells):
+        if cell["cell_type"] != "code" or not is_explorer(cell):
+            continue
+        before = next(("".join(c["source"]) for c in reversed(cells[:at]) if c["cell_type"] == "markdown"), "")
+        after = next(("".join(c["source"]) for c in cells[at + 1:] if c["cell_type"] == "markdown"), "")
+        question = PREDICT.search(before)
+        assert question and "?" in before[question.end():].replace("？", "?"), (
+            f"{path.name} cell {at}: the explorer needs a question to predict before it ({PREDICT.pattern})")
+        answer = ANSWER.search(after)
+        assert answer and re.search(r"\d", after[answer.end():]), (
+            f"{path.name} cell {at}: the explorer needs its answer, with a number, right after it ({ANSWER.pattern})")
 
 
 def test_every_figure_has_alt_text(notebook):
