@@ -128,7 +128,8 @@ def test_every_binder_badge_points_at_the_configured_repository():
 # --- the core path: one class of at most 60 minutes (DESIGN.md, "A chapter notebook") -----------
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
-CJK_PUNCTUATION = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u2018\u2019\u201c\u201d\u2026]")
+WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_'’-]*")
+MATH = re.compile(r"\$[^$]*\$")
 EXPLORER_OUTPUT = "application/vnd.jupyter.widget-view+json"
 INTRO = re.compile(r"\*\*(?:In this (?:chapter|notebook) you will|在(?:本章中|这个笔记本里)，你将)\*\*(.*)")
 # Before each explorer, a question to predict; right after it (past the cell that prints fixed
@@ -155,15 +156,15 @@ MAX_CELL_WORDS, MAX_CELL_CODE_LINES = 250, 20
 
 
 def prose_words(markdown: str) -> float:
-    """Words of markdown prose: whitespace-separated pieces, each Chinese character counting half a
-    word; Chinese punctuation counts no more than English punctuation does (nothing).
+    """Words of markdown prose, as the before-stop hook counts them: a word starts with a Latin
+    letter or digit, a formula between dollar signs is one word, punctuation is none, and a
+    Chinese character counts as half a word.
 
-    >>> prose_words("Perplexity is 2 to the H.") , prose_words("困惑度 is 2^H"), prose_words("困惑度，即 2^H。")
-    (6.0, 3.5, 3.0)
+    >>> prose_words("The bits, $-log_2 p(x)$, add up."), prose_words("困惑度 is 2^H"), prose_words("即 $2^H$。")
+    (5.0, 4.5, 1.5)
     """
-    markdown = CJK_PUNCTUATION.sub(" ", markdown)
-    chinese = len(CJK.findall(markdown))
-    return len(CJK.sub(" ", markdown).split()) + chinese / 2
+    words = len(WORD.findall(MATH.sub("x", markdown)))
+    return words + len(CJK.findall(markdown)) / 2
 
 
 def code_lines(source: str) -> int:
@@ -223,7 +224,7 @@ def test_core_path_measure():
                     cell("markdown", "two words"), cell("markdown", "Last words.\n## Going further: more"),
                     cell("markdown", "not counted"), cell("code", "not = counted", **explorer)]}
     measure, found = core_path(nb)
-    assert found and measure == CorePath(words=19.0, code_lines=3, cells=6, explorers=1, exercises=1, ideas=3)
+    assert found and measure == CorePath(words=18.0, code_lines=3, cells=6, explorers=1, exercises=1, ideas=3)
     assert core_path({"cells": [cell("markdown", "## 3. going further, in lower case")]}) == (
         CorePath(0.0, 0, 0, 0, 0, 0), True)
     assert core_path({"cells": [cell("markdown", "Going further without a heading")]})[1] is False
