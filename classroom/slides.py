@@ -105,7 +105,10 @@ def is_caption_of(previous, cell) -> bool:
             and height(previous) <= CAPTION_LINES)
 
 
-RISE_SETTINGS = {"scroll": True}  # a slide taller than the screen scrolls instead of being cut
+# A slide taller than the screen scrolls instead of being cut ("scroll"), and slides start at the
+# top ("center": False): reveal.js centres a slide once, when it is shown, so a centred slide whose
+# cell is run during the class (its explorer appears) grows past the bottom of the screen.
+RISE_SETTINGS = {"scroll": True, "center": False}
 
 
 def stored_types(notebook) -> list[str | None]:

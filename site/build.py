@@ -179,6 +179,28 @@ def stage_notebook(path: Path, target: Path, language_link: str | None = None) -
     return notebook
 
 
+def load_inline_scripts_once() -> None:
+    """Write each inline ``<script>`` an extension adds once per page, not twice.
+
+    Sphinx 7 (the one Jupyter Book 1 runs on) hands an inline script (``add_js_file(None,
+    body=...)``) to the HTML builder as ``None`` and again, before writing, as ``''``: the two do
+    not compare equal, so every page carried sphinx-thebe's ``const THEBE_JS_URL = ...`` twice and
+    the browser logged "Identifier 'THEBE_JS_URL' has already been declared". Sphinx 8.2 fixed
+    this (sphinx-doc/sphinx#13402, ``None`` becomes ``''`` at once); this does the same here.
+    """
+    from sphinx.builders.html import StandaloneHTMLBuilder
+
+    add_js_file = StandaloneHTMLBuilder.add_js_file
+    if getattr(add_js_file, "lmcore_inline_once", False):
+        return
+
+    def add_js_file_once(self, filename, **kwargs):
+        return add_js_file(self, filename or "", **kwargs)
+
+    add_js_file_once.lmcore_inline_once = True
+    StandaloneHTMLBuilder.add_js_file = add_js_file_once
+
+
 def build(out: Path) -> int:
     start = time.perf_counter()
     for module in ("jupyter_book", "sphinx-mathjax-offline"):
@@ -186,6 +208,8 @@ def build(out: Path) -> int:
             print(f"{module} is not installed: pip install -r requirements-extra.txt", file=sys.stderr)
             return 2
     from jupyter_book.sphinx import build_sphinx
+
+    load_inline_scripts_once()
 
     if not sys.stderr.isatty():
         from sphinx.util.console import nocolor

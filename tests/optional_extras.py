@@ -1,9 +1,9 @@
 """The one guard for optional extras: what may be missing outside CI, and nothing else.
 
 Only the documented extras (README, "Optional extras") may make a test skip: KenLM,
-Playwright, Debian's chromium and Jupyter Book. (The Chinese font is no extra: requirements.txt
-brings it, and tests/unit/test_plots.py fails without it.) A test that needs one
-calls :func:`require`; where it is missing the test skips with the reason shown, and
+Playwright, Debian's chromium, Jupyter Book and axe-core (axe-playwright-python). (The
+Chinese font is no extra: requirements.txt brings it, and tests/unit/test_plots.py fails
+without it.) A test that needs one calls :func:`require`; where it is missing the test skips with the reason shown, and
 where ``LMCORE_REQUIRE_EXTRAS`` is set (CI) it fails instead. Everything in
 ``requirements.txt`` is imported plainly: if it is missing, the tests fail.
 """
@@ -27,6 +27,7 @@ EXTRAS: dict[str, tuple[Callable[[], bool], str]] = {
     "playwright": (_module("playwright"), "pip install playwright (see requirements-extra.txt)"),
     "chromium": (lambda: Path("/usr/bin/chromium").exists(), "apt-get install chromium"),
     "jupyter-book": (_module("jupyter_book"), "pip install -r requirements-extra.txt"),
+    "axe": (_module("axe_playwright_python"), "pip install -r requirements-extra.txt"),
 }
 
 

@@ -18,11 +18,13 @@ import math
 from collections.abc import Iterable, Sequence
 
 import ipywidgets as widgets
+from traitlets import Unicode
 
 from lmcore.i18n import localised, tr, translatable
 
-__all__ = ["INFINITY", "STATIC_NOTE", "SLIDER_TRACK_PX", "Explorer", "static_html", "format_number", "span",
-           "table_html", "notes_html", "readable", "help_box", "picture_layout", "slider_layout"]
+__all__ = ["INFINITY", "STATIC_NOTE", "FIGURE_ALT", "SLIDER_TRACK_PX", "Explorer", "ExplorerFigure", "static_html",
+           "format_number", "span", "scroll_box", "fit_to_column", "table_html", "notes_html", "readable", "help_box",
+           "picture_layout", "slider_layout"]
 
 INFINITY = "∞"
 
@@ -45,32 +47,83 @@ class Explorer:
     widget: widgets.Widget
 
     def _repr_mimebundle_(self, **kwargs):
+        fit_to_column(self.widget)
         bundle = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = tr("{name}: an interactive widget (run the notebook in Jupyter to use it)",
+        bundle["text/plain"] = tr("{name}: an interactive widget (run this cell in Jupyter to use it)",
                                   name=type(self).__name__)
         bundle["text/html"] = static_html(self.widget)
         return bundle
 
 
-STATIC_NOTE = translatable("A picture of the explorer as it starts. Run the notebook in Jupyter (or open it on "
-                           "Binder) to move its controls.")
+STATIC_NOTE = translatable("A picture of the explorer as it starts: run this cell in Jupyter (from the website: "
+                           "open the notebook on Binder) to move its controls.")
+
+#: What a figure shows when an explorer gives none (an ``Image``'s ``tooltip`` is its description).
+FIGURE_ALT = translatable("the explorer's figure as it starts")
+
+# A box that scrolls sideways inside the column when its content is wider than it. The cue: a
+# shadow on the side where more content is hidden, which goes when that side is reached
+# (backgrounds that scroll with the content cover the shadows at the ends). Colours follow
+# JupyterLab's theme and the website's, white elsewhere.
+_PAGE = "var(--jp-layout-color0, var(--pst-color-background, #fff))"
+_SHADE = "rgba(0, 0, 0, 0.28)"
+SCROLL_STYLE = (
+    "max-width: 100%; overflow-x: auto; "
+    f"background: linear-gradient(to right, {_PAGE} 30%, transparent) left / 40px 100% no-repeat local, "
+    f"linear-gradient(to left, {_PAGE} 30%, transparent) right / 40px 100% no-repeat local, "
+    f"radial-gradient(farthest-side at 0 50%, {_SHADE}, transparent) left / 14px 100% no-repeat scroll, "
+    f"radial-gradient(farthest-side at 100% 50%, {_SHADE}, transparent) right / 14px 100% no-repeat scroll")
+
+
+def scroll_box(inner: str, label: str) -> str:
+    """``inner`` (HTML) in a box that scrolls sideways, with a shadow as the cue, where it is wider than
+    the column; the box can take the keyboard's focus (arrow keys scroll it) and is named ``label``.
+
+    >>> scroll_box("<table></table>", "n-grams")[:60]
+    '<div class="lmcore-scroll" role="region" tabindex="0" aria-l'
+    """
+    name = html.escape(label, quote=True)
+    return (f'<div class="lmcore-scroll" role="region" tabindex="0" aria-label="{name}" style="{SCROLL_STYLE}">'
+            f"{inner}</div>")
+
+
+def fit_to_column(widget: widgets.Widget) -> None:
+    """Let ``widget`` and everything in it shrink to the width it is shown in (a notebook's column, a
+    slide): no part wider than 100 %, and flex items allowed below their content's width, so that
+    tables scroll inside their own box (:func:`scroll_box`) and figures scale."""
+    layout = getattr(widget, "layout", None)
+    if layout is not None:
+        if not layout.max_width:
+            layout.max_width = "100%"
+        if not layout.min_width and isinstance(widget, (widgets.Box, widgets.HTML)):
+            layout.min_width = "0"
+    for child in getattr(widget, "children", ()):
+        fit_to_column(child)
 
 
 def static_html(widget: widgets.Widget) -> str:
     """A static HTML picture of ``widget`` as it is now: boxes as rows and columns, ``HTML``
     widgets as their HTML, images inline (base64), sliders and menus as "label: value",
     buttons greyed out; a note above (:data:`STATIC_NOTE`, in the course's language) says how
-    to make it live.
+    to make it live. Nothing in it is wider than the column it is shown in: rows wrap, tables
+    scroll in their own box (:func:`scroll_box`), figures scale (alt text: the ``Image``'s ``tooltip``).
 
     >>> box = widgets.VBox([widgets.FloatSlider(value=0.25, description="λ1"), widgets.HTML("<b>PP</b>")])
     >>> print(static_html(box).replace(STATIC_NOTE, "NOTE"))  # doctest: +NORMALIZE_WHITESPACE
-    <div class="lmcore-static" style="border-left: 3px solid #ddd; padding-left: 8px"><p style="font-size: 90%;
-    color: #555"><i>NOTE</i></p><div style="display: flex; flex-direction: column; gap: 4px"><div>λ1:
-    <b>0.25</b></div><b>PP</b></div></div>
+    <div class="lmcore-static" style="border-left: 3px solid #ddd; padding-left: 8px; max-width: 100%; box-sizing:
+    border-box; overflow-wrap: break-word"><p style="font-size: 90%; color: #555"><i>NOTE</i></p><div style="display:
+    flex; flex-direction: column; gap: 4px; max-width: 100%"><div style="min-width: 0; max-width: 100%"><div>λ1:
+    <b>0.25</b></div></div><div style="min-width: 0; max-width: 100%"><b>PP</b></div></div></div>
     """
-    return (f'<div class="lmcore-static" style="border-left: 3px solid #ddd; padding-left: 8px">'
+    return (f'<div class="lmcore-static" style="border-left: 3px solid #ddd; padding-left: 8px; max-width: 100%; '
+            f'box-sizing: border-box; overflow-wrap: break-word">'
             f'<p style="font-size: 90%; color: #555"><i>{tr(STATIC_NOTE)}</i></p>'
             f"{_static_part(widget)}</div>")
+
+
+# Each part of a picture's rows and columns may shrink below its content's width (the content
+# then wraps, or scrolls in its own box), never grow past the picture.
+_FLEX_ITEM = '<div style="min-width: 0; max-width: 100%">'
 
 
 def _static_part(widget: widgets.Widget) -> str:
@@ -79,8 +132,11 @@ def _static_part(widget: widgets.Widget) -> str:
             return ""
         direction = "row; flex-wrap: wrap; gap: 12px; align-items: flex-start" \
             if isinstance(widget, widgets.HBox) else "column; gap: 4px"
-        inner = "".join(_static_part(child) for child in widget.children)
-        return f'<div style="display: flex; flex-direction: {direction}">{inner}</div>' if inner else ""
+        parts = [part for part in (_static_part(child) for child in widget.children) if part]
+        inner = "".join(f"{_FLEX_ITEM}{part}</div>" for part in parts)
+        if not inner:
+            return ""
+        return f'<div style="display: flex; flex-direction: {direction}; max-width: 100%">{inner}</div>'
     if isinstance(widget, widgets.HTML):
         return widget.value
     if isinstance(widget, widgets.Label):
@@ -90,9 +146,9 @@ def _static_part(widget: widgets.Widget) -> str:
             return ""
         picture = base64.b64encode(widget.value).decode("ascii")
         width = widget.layout.width or "auto"
-        alt = html.escape(tr("the explorer's figure as it starts"), quote=False).replace('"', "&quot;")
-        return (f'<img src="data:image/{widget.format};base64,{picture}" style="width: {width}; height: auto" '
-                f'alt="{alt}">')
+        alt = html.escape(widget.tooltip or tr(FIGURE_ALT), quote=True)  # the tooltip is already translated
+        return (f'<img src="data:image/{widget.format};base64,{picture}" style="width: {width}; max-width: 100%; '
+                f'height: auto" alt="{alt}">')
     # "label: value", with the colon of the course's language (Chinese writes a full-width one, no space)
     label = tr("{label}: ", label=html.escape(widget.description)) if getattr(widget, "description", "") else ""
     if isinstance(widget, (widgets.FloatSlider, widgets.IntSlider)):
@@ -121,15 +177,17 @@ def span(css_class: str, text: str) -> str:
     return f'<span class="{css_class}">{text}</span>'
 
 
-def table_html(columns: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+def table_html(columns: Sequence[str], rows: Iterable[Sequence[str]], label: str | None = None) -> str:
     """An HTML table (class ``lmcore-table``) with header ``columns``; cells are HTML, not escaped here.
+    It scrolls in its own box (:func:`scroll_box`, named ``label``) where it is wider than the column.
 
     >>> table_html(["x"], [["1"]]).count("<td")
     1
     """
-    header = "".join(f"<th{_CELL}>{name}</th>" for name in columns)
+    header = "".join(f'<th scope="col"{_CELL}>{name}</th>' for name in columns)
     body = "".join("<tr>" + "".join(f"<td{_CELL}>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    return f'<table class="lmcore-table" style="border-collapse: collapse"><tr>{header}</tr>{body}</table>'
+    table = f'<table class="lmcore-table" style="border-collapse: collapse"><tr>{header}</tr>{body}</table>'
+    return scroll_box(table, label or tr("table"))
 
 
 def notes_html(notes: Iterable[str]) -> str:
@@ -155,7 +213,7 @@ def readable(text: str, max_width: str | None = None) -> str:
     return f'<div class="lmcore-text" style="line-height: 1.4{width}">{text}</div>'
 
 
-def help_box(text: str, max_width: str = "50em") -> widgets.HTML:
+def help_box(text: str, max_width: str | None = "50em") -> widgets.HTML:
     """An explorer's explanation above its controls (``text`` is HTML), in a readable column."""
     return widgets.HTML(readable(text, max_width))
 
@@ -176,7 +234,18 @@ def slider_layout(description_px: int = 130) -> tuple[widgets.Layout, dict]:
     return widgets.Layout(width=f"{width}px"), {"description_width": f"{description_px}px"}
 
 
+class ExplorerFigure(widgets.Image):
+    """An explorer's figure: an ``Image`` whose ``tooltip`` says in words what it shows, the alt text of
+    its static picture and the ``title`` a screen reader reads in a live explorer.
+
+    ipywidgets 8.1.2's front end reads an ``Image``'s ``description`` to place the tooltip, and an
+    ``Image`` has none: the view would fail to render. This one has an empty one.
+    """
+
+    description = Unicode("", help="Unused: lets the front end show the tooltip").tag(sync=True)
+
+
 def picture_layout() -> widgets.Layout:
-    """Layout for an explorer's ``Image``: its natural size, top-aligned."""
+    """Layout for an explorer's ``Image``: its natural size, top-aligned, narrower where the column is."""
     # In an HBox, flex would otherwise stretch a picture to its neighbour's height.
-    return widgets.Layout(width="460px", height="auto", align_self="flex-start", flex="0 0 auto")
+    return widgets.Layout(width="460px", max_width="100%", height="auto", align_self="flex-start", flex="0 1 auto")

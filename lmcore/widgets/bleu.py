@@ -4,7 +4,7 @@ What it teaches: BLEU counts the hypothesis's n-grams (n = 1..N), clips each cou
 most copies of that n-gram in any one reference, divides by the number of hypothesis
 n-grams (p_n), takes the weighted geometric mean of p_1..p_N and multiplies by the brevity
 penalty. The table shows each n-gram's count in the hypothesis and in every reference, the
-clipping limit and the clipped count; below it p_1..p_N, c, r, the brevity penalty, lmcore's
+clipping limit and the clipped count; beside it p_1..p_N, c, r, the brevity penalty, lmcore's
 score and sacrebleu's score for the same input (they agree). The tokenizer (sacrebleu's
 13a, intl, zh, char or none) decides what a "word" is, and changes the number.
 
@@ -31,7 +31,16 @@ from lmcore import bleu
 from lmcore.bleu import check_max_order
 from lmcore.checks import check_str
 from lmcore.i18n import tr, translatable
-from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, span, table_html
+from lmcore.widgets.base import (
+    Explorer,
+    format_number,
+    help_box,
+    notes_html,
+    readable,
+    scroll_box,
+    span,
+    table_html,
+)
 
 __all__ = ["MAX_REFERENCES", "BleuPreset", "BLEU_PRESETS", "BleuReport", "bleu_report", "bleu_html", "BleuExplorer"]
 
@@ -174,6 +183,23 @@ def bleu_report(hypothesis: str, references: Sequence[str], *, tokenize: str = "
 # --- render ---------------------------------------------------------------------------------
 
 
+# Both ways scrolling: the n-gram table and the tokens, each in its own named box (a slide shows a
+# 120-row table of a long verse in 15 lines); the table's header stays in view.
+_NGRAM_TABLE_HEIGHT, _TOKENS_HEIGHT = "210px", "100px"
+_BACKGROUND = "var(--jp-layout-color0, var(--pst-color-background, #fff))"  # the page's, as behind the table
+
+
+def _taller_than(box: str, max_height: str) -> str:
+    """``box`` (a :func:`~lmcore.widgets.base.scroll_box`) scrolling down too past ``max_height``."""
+    return re.sub(r'style="', f'style="max-height: {max_height}; overflow-y: auto; ', box, count=1)
+
+
+def _sticky_header(table: str) -> str:
+    """A table whose header row stays in view while its box scrolls down."""
+    return table.replace('<th scope="col" style="',
+                         f'<th scope="col" style="position: sticky; top: 0; background: {_BACKGROUND}; ')
+
+
 def _tokens_html(tokens: Sequence[str]) -> str:
     shown = " | ".join(html.escape(token) for token in tokens[:TOKENS_SHOWN])
     more = tr(" … (+{count:,} more)", count=len(tokens) - TOKENS_SHOWN) if len(tokens) > TOKENS_SHOWN else ""
@@ -203,6 +229,12 @@ def _ngram_rows(report: BleuReport) -> tuple[list[list[str]], list[str]]:
     return rows, notes
 
 
+# The boxes' names, for a screen reader.
+_TOKENS_NAME = translatable("tokens of the hypothesis and the references")
+_NGRAM_TABLE_NAME = translatable("the hypothesis's n-grams, counted and clipped")
+_ORDER_TABLE_NAME = translatable("precision p_n of each order")
+
+
 def bleu_html(report: BleuReport) -> str:
     """The report as HTML: tokens, the n-gram table, p_n, brevity penalty, both scores, messages.
     Numbers sit in ``lmcore-...`` spans (``lmcore-bleu-score``, ``lmcore-sacrebleu-score``,
@@ -211,27 +243,34 @@ def bleu_html(report: BleuReport) -> str:
     >>> "0.4082" in bleu_html(bleu_report("我 是 一位 老师", ["我 是 一个 学生"], tokenize="none", max_order=2))
     True
     """
-    parts = [f"<div>{tr('hypothesis ({count} tokens):', count=len(report.hyp_tokens))} "
+    lines = [f"<div>{tr('hypothesis ({count} tokens):', count=len(report.hyp_tokens))} "
              f"{_tokens_html(report.hyp_tokens)}</div>"]
     for number, tokens in zip(report.reference_numbers, report.ref_tokens):
-        parts.append(f"<div>{tr('reference {number} ({count} tokens):', number=number, count=len(tokens))} "
+        lines.append(f"<div>{tr('reference {number} ({count} tokens):', number=number, count=len(tokens))} "
                      f"{_tokens_html(tokens)}</div>")
+    tokens = _taller_than(scroll_box("".join(lines), tr(_TOKENS_NAME)), _TOKENS_HEIGHT)
     result = report.result
     if result is None:
-        return "".join(parts) + notes_html(report.messages)
+        return tokens + notes_html(report.messages)
     table_rows, table_notes = _ngram_rows(report)
     columns = ["n", tr("n-gram"), tr("count in hypothesis"),
                *(tr("in ref {number}", number=n) for n in report.reference_numbers),
                tr("clip at (most in one ref)"), tr("clipped count")]
-    parts.append(table_html(columns, table_rows) if table_rows else f"<p><i>{tr('(no n-grams)')}</i></p>")
-    parts.append(notes_html(table_notes))
+    counts = [tokens]
+    if table_rows:
+        table = _sticky_header(table_html(columns, table_rows, label=tr(_NGRAM_TABLE_NAME)))
+        counts.append(_taller_than(table, _NGRAM_TABLE_HEIGHT))
+    else:
+        counts.append(f"<p><i>{tr('(no n-grams)')}</i></p>")
+    counts.append(notes_html(table_notes))
+    parts = []
     stats = result.stats
     order_rows = [[f"p<sub>{n}</sub>", str(m), str(t), span(f"lmcore-p{n}", format_number(p) if t else "—"),
                    f"{w:.4f}"]
                   for n, (m, t, p, w) in enumerate(zip(stats.matches, stats.totals, result.precisions,
                                                        result.weights), start=1)]
     parts.append(table_html([tr("order"), tr("clipped matches"), tr("hypothesis n-grams"), "p<sub>n</sub>",
-                             tr("weight")], order_rows))
+                             tr("weight")], order_rows, label=tr(_ORDER_TABLE_NAME)))
     bp_formula = "1 (c > r)" if stats.hyp_len > stats.ref_len else (
         f"exp(1 − {stats.ref_len}/{stats.hyp_len})" if stats.hyp_len else "0 (c = 0)")
     bp = span("lmcore-bp", format_number(result.brevity_penalty))
@@ -252,7 +291,11 @@ def bleu_html(report: BleuReport) -> str:
         signatures += f"<br>sacrebleu: <code>{html.escape(report.sacrebleu_signature)}</code>"
     parts.append(f'<p style="font-size: 90%">{signatures}</p>')
     parts.append(notes_html(report.messages))
-    return "".join(parts)
+    # The tokens and the n-gram table beside the precisions and the scores, one above the other
+    # where the column is narrow.
+    return ('<div style="display: flex; flex-wrap: wrap; gap: 4px 24px; align-items: flex-start">'
+            f'<div style="flex: 1 1 34em; min-width: 0">{"".join(counts)}</div>'
+            f'<div style="flex: 1 1 24em; min-width: 0">{"".join(parts)}</div></div>')
 
 
 # --- wiring ---------------------------------------------------------------------------------
@@ -276,6 +319,9 @@ _BLEU_HELP = translatable(
     "n-grams; BLEU = BP × (p<sub>1</sub> ⋯ p<sub>N</sub>)<sup>1/N</sup>. sacrebleu's score for the same input "
     "stands beside lmcore's."
 )
+
+
+_TEXT_WIDTH, _BOXES_WIDTH = "540px", "630px"  # side by side in a 1280 x 720 slide's 1,198 px
 
 
 class BleuExplorer(Explorer):
@@ -302,17 +348,18 @@ class BleuExplorer(Explorer):
             if not isinstance(value, BleuPreset) or len(value.references) > MAX_REFERENCES:
                 raise TypeError(f"presets[{name!r}] must be a BleuPreset with at most {MAX_REFERENCES} references")
         self.result: BleuReport | None = None
-        style, wide = {"description_width": "7em"}, widgets.Layout(width="46em")
+        # Widths in px: a slide's em is its large font's (RISE), not the controls'.
+        style, wide = {"description_width": "90px"}, widgets.Layout(width="100%")
         self.preset = widgets.Dropdown(options=_shown_options(self.presets), value=preset, description=tr("preset"),
-                                       style=style, layout=widgets.Layout(width="30em"))
+                                       style=style, layout=widgets.Layout(width="420px"))
         self.hypothesis = widgets.Text(description=tr("hypothesis"), continuous_update=True, style=style,
                                        layout=wide)
         self.references = [widgets.Text(description=tr("reference {number}", number=i + 1), continuous_update=True,
                                         style=style, layout=wide) for i in range(MAX_REFERENCES)]
         self.tokenize = widgets.Dropdown(options=list(bleu.TOKENIZERS), description=tr("tokenize"), style=style,
-                                         layout=widgets.Layout(width="16em"))
+                                         layout=widgets.Layout(width="210px"))
         self.max_order = widgets.Dropdown(options=[1, 2, 3, 4], description=tr("max order N"), style=style,
-                                          layout=widgets.Layout(width="16em"))
+                                          layout=widgets.Layout(width="210px"))
         self.output = widgets.HTML()
         for control, css in [(self.preset, "lmcore-bleu-preset"), (self.hypothesis, "lmcore-bleu-hypothesis"),
                              (self.tokenize, "lmcore-bleu-tokenize"), (self.max_order, "lmcore-bleu-max-order"),
@@ -321,8 +368,19 @@ class BleuExplorer(Explorer):
         for i, box in enumerate(self.references):
             box.add_class("lmcore-bleu-reference")
             box.add_class(f"lmcore-bleu-reference{i + 1}")
-        self.widget = widgets.VBox([help_box(tr(_BLEU_HELP)), self.preset, self.hypothesis, *self.references,
-                                    widgets.HBox([self.tokenize, self.max_order]), self.output])
+        # The explanation and the menus beside the text boxes, then the report (itself two columns):
+        # on a 1280 x 720 slide it fits without scrolling (one below the other, it was 858 px tall);
+        # each row wraps where the column is narrow.
+        wrap = {"flex_flow": "row wrap", "grid_gap": "4px 24px", "align_items": "flex-start"}
+        self.widget = widgets.VBox([
+            widgets.HBox([
+                widgets.VBox([help_box(tr(_BLEU_HELP), None), self.preset,
+                              widgets.HBox([self.tokenize, self.max_order], layout=widgets.Layout(**wrap))],
+                             layout=widgets.Layout(width=_TEXT_WIDTH)),
+                widgets.VBox([self.hypothesis, *self.references], layout=widgets.Layout(width=_BOXES_WIDTH)),
+            ], layout=widgets.Layout(**wrap)),
+            self.output,
+        ])
         self.widget.add_class("lmcore-bleu-explorer")
         self._holding = False
         self._load_preset()
@@ -351,8 +409,8 @@ class BleuExplorer(Explorer):
             report = bleu_report(self.hypothesis.value, [box.value for box in self.references],
                                  tokenize=self.tokenize.value, max_order=self.max_order.value)
         except Exception as error:  # an explorer shows a message, never a traceback
-            self.output.value = notes_html([tr("Could not score this input: {error}", error=error)])
+            self.output.value = readable(notes_html([tr("Could not score this input: {error}", error=error)]))
             self.result = None
             return
-        self.output.value = bleu_html(report)
+        self.output.value = readable(bleu_html(report))  # single-spaced, not at a control's 28 px
         self.result = report

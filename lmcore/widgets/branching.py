@@ -27,7 +27,16 @@ from matplotlib.figure import Figure
 from lmcore import info, plots
 from lmcore.checks import check_int, check_number
 from lmcore.i18n import tr, translatable
-from lmcore.widgets.base import Explorer, format_number, help_box, picture_layout, readable, slider_layout, span
+from lmcore.widgets.base import (
+    Explorer,
+    ExplorerFigure,
+    format_number,
+    help_box,
+    picture_layout,
+    readable,
+    slider_layout,
+    span,
+)
 
 __all__ = ["BranchingReport", "branching_factor", "branching_html", "branching_figure", "outcome_ticks",
            "BranchingExplorer"]
@@ -140,6 +149,13 @@ _BRANCHING_HELP = translatable(
 )
 
 
+
+# What the figure shows, in words: its alt text (static picture) and its title (live explorer).
+_FIGURE_ALT = translatable(
+    "Bar chart: the probability of each of the k outcomes, outcome 1 first."
+)
+
+
 class BranchingExplorer(Explorer):
     """Perplexity as a (weighted average) branching factor: ``k`` outcomes, optionally skewed.
 
@@ -170,7 +186,7 @@ class BranchingExplorer(Explorer):
         self.skew = widgets.FloatSlider(value=start.skew, min=0.0, max=1.0, step=0.01, readout_format=".2f",
                                         description=tr("skew"), continuous_update=True, style=style, layout=layout)
         self.skew.add_class("lmcore-skew")
-        self.figure = widgets.Image(format="png", layout=picture_layout())
+        self.figure = ExplorerFigure(format="png", layout=picture_layout(), tooltip=tr(_FIGURE_ALT))
         self.figure.add_class("lmcore-figure")
         self.output = widgets.HTML()
         self.output.add_class("lmcore-result")

@@ -196,7 +196,8 @@ def narrowing_svg(report: CompressionReport, width: int = 560) -> str:
     parts.append(f'<text x="{width / 2:.1f}" y="16" text-anchor="middle" font-size="13" fill="#333">'
                  f"{_title(report, power, html.escape(report.message))}</tspan></text>")
     return (f'<svg class="lmcore-narrowing" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" font-family="sans-serif" role="img" aria-label="{html.escape(title)}">'
+            f'style="max-width: 100%; height: auto" viewBox="0 0 {width} {height}" font-family="sans-serif" '
+            f'role="img" aria-label="{html.escape(title)}">'
             f'{"".join(parts)}</svg>')
 
 

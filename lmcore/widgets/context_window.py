@@ -36,7 +36,16 @@ from lmcore import plots
 from lmcore.checks import check_int
 from lmcore.evaluate import WindowedScore, windowed_score
 from lmcore.i18n import tr, translatable
-from lmcore.widgets.base import Explorer, help_box, picture_layout, readable, slider_layout, span, table_html
+from lmcore.widgets.base import (
+    Explorer,
+    ExplorerFigure,
+    help_box,
+    picture_layout,
+    readable,
+    slider_layout,
+    span,
+    table_html,
+)
 
 __all__ = ["WindowReport", "window_report", "window_html", "window_figure", "ContextWindowExplorer"]
 
@@ -151,6 +160,14 @@ _HELP = translatable(
 )
 
 
+
+# What the figure shows, in words: its alt text (static picture) and its title (live explorer).
+_FIGURE_ALT = translatable(
+    "Two charts against the stride: perplexity per token (top, the no-window perplexity dashed) and "
+    "forward passes (bottom, log scale), the current stride marked."
+)
+
+
 class ContextWindowExplorer(Explorer):
     """Sliding-window evaluation of a precomputed table (:meth:`lmcore.neural.NeuralLM.context_logprobs`).
 
@@ -178,7 +195,7 @@ class ContextWindowExplorer(Explorer):
         self.stride = widgets.IntSlider(value=stride, min=1, max=window, step=1, description=tr("stride s"),
                                         continuous_update=True, style=style, layout=layout)
         self.stride.add_class("lmcore-stride")
-        self.figure = widgets.Image(format="png", layout=picture_layout())
+        self.figure = ExplorerFigure(format="png", layout=picture_layout(), tooltip=tr(_FIGURE_ALT))
         self.figure.add_class("lmcore-figure")
         self.output = widgets.HTML()
         self.output.add_class("lmcore-result")

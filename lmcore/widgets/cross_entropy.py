@@ -30,10 +30,19 @@ import numpy as np
 from lmcore import info
 from lmcore.checks import check_weights
 from lmcore.i18n import tr, translatable
-from lmcore.widgets.base import Explorer, format_number, help_box, notes_html, readable, slider_layout, span
+from lmcore.widgets.base import (
+    Explorer,
+    format_number,
+    help_box,
+    notes_html,
+    readable,
+    scroll_box,
+    slider_layout,
+    span,
+)
 
 __all__ = ["CROSS_ENTROPY_PRESETS", "CrossEntropyPreset", "CrossEntropyReport", "cross_entropy_report",
-           "cross_entropy_html", "CrossEntropyExplorer"]
+           "cross_entropy_html", "distributions_html", "CrossEntropyExplorer"]
 
 
 @dataclass(frozen=True)
@@ -170,6 +179,7 @@ def cross_entropy_report(p_weights: Sequence[float] | np.ndarray, m_weights: Seq
 # --- render ---------------------------------------------------------------------------------
 
 _P_COLOUR, _M_COLOUR, _KL_COLOUR = "#4e79a7", "#f28e2b", "#e15759"
+_M_TEXT_COLOUR = "#a85400"  # the model's orange, dark enough for text on white (5.3:1, WCAG AA)
 
 
 def _bar(width_percent: float, colour: str) -> str:
@@ -186,9 +196,10 @@ def _bits_row(label: str, parts: list[tuple[float, str]], value_html: str, scale
             f'<td style="padding: 2px 8px; white-space: nowrap">{value_html}</td></tr>')
 
 
-def cross_entropy_html(report: CrossEntropyReport, scale: float | None = None) -> str:
+def cross_entropy_html(report: CrossEntropyReport, scale: float | None = None, distributions: bool = True) -> str:
     """The three bars (bits, on one scale of ``scale`` bits, by default log2 of twice the outcomes),
-    the numbers in ``lmcore-...`` spans, and the two distributions as a table of bars.
+    the numbers in ``lmcore-...`` spans, and (unless ``distributions`` is false: the explorer shows
+    them beside its sliders, :func:`distributions_html`) the two distributions as a table of bars.
 
     >>> page = cross_entropy_html(cross_entropy_report([1, 3], [1, 1]))
     >>> '<span class="lmcore-cross-entropy">1.0000</span>' in page
@@ -217,19 +228,30 @@ def cross_entropy_html(report: CrossEntropyReport, scale: float | None = None) -
                          perplexity=span("lmcore-model-perplexity", format_number(report.perplexity))) + "</p>"
     notes = [tr(text, outcomes=", ".join(_shown_label(x) for x in fields["outcomes"])) if fields else tr(text)
              for text, fields in _notes(report.impossible, report.kl)]
+    table = distributions_html(report) if distributions else ""
+    return readable(f'{scroll_box(bits, tr("bits"))}{summary}{notes_html(notes)}{table}')
+
+
+def distributions_html(report: CrossEntropyReport, bar_px: int = 70) -> str:
+    """p and m, outcome by outcome, as numbers and bars ``bar_px`` wide, in a box that scrolls where narrow.
+
+    >>> "lmcore-distributions" in distributions_html(cross_entropy_report([1, 3], [1, 1]))
+    True
+    """
     distribution_rows = "".join(
         f'<tr><td style="padding: 1px 8px">{html.escape(_shown_label(label))}</td>'
-        f'<td style="padding: 1px 4px; width: 130px">{_bar(100 * pi, _P_COLOUR)}</td>'
+        f'<td style="padding: 1px 4px; width: {bar_px}px">{_bar(100 * pi, _P_COLOUR)}</td>'
         f'<td style="padding: 1px 8px">{pi:.4f}</td>'
-        f'<td style="padding: 1px 4px; width: 130px">{_bar(100 * mi, _M_COLOUR)}</td>'
+        f'<td style="padding: 1px 4px; width: {bar_px}px">{_bar(100 * mi, _M_COLOUR)}</td>'
         f'<td style="padding: 1px 8px">{mi:.4f}</td></tr>'
         for label, pi, mi in zip(report.labels, report.p, report.m))
+    heading = 'th colspan="2" style="text-align: left; color:'
     distributions = ('<table class="lmcore-distributions" style="border-collapse: collapse">'
                      f'<tr><th style="padding: 1px 8px; text-align: left">{tr("outcome")}</th>'
-                     f'<th colspan="2" style="text-align: left; color: {_P_COLOUR}">{tr("p (the data)")}</th>'
-                     f'<th colspan="2" style="text-align: left; color: {_M_COLOUR}">{tr("m (the model)")}</th></tr>'
+                     f'<{heading} {_P_COLOUR}">{tr("p (the data)")}</th>'
+                     f'<{heading} {_M_TEXT_COLOUR}">{tr("m (the model)")}</th></tr>'
                      f"{distribution_rows}</table>")
-    return readable(f"{bits}{summary}{notes_html(notes)}{distributions}")
+    return scroll_box(distributions, tr("p (the data)") + ", " + tr("m (the model)"))
 
 
 # --- wiring ---------------------------------------------------------------------------------
@@ -242,9 +264,14 @@ _HELP = translatable(
 )
 
 
+_TEXT_WIDTH, _RESULT_WIDTH = "540px", "560px"  # side by side in 1,100 px, one above the other where narrower
+
+
 def _slider(label: str, value: float, css_class: str) -> widgets.FloatSlider:
     layout, style = slider_layout(80)
-    layout.width = "480px"  # two columns side by side: a track of 340 px, 3.4 px per step of 0.01
+    # Two columns and the distributions' table in a 1,152 px slide: a track of about 280 px, 2.8 px
+    # per step of 0.01 (the arrow keys move one step).
+    layout.width = "400px"
     slider = widgets.FloatSlider(value=value, min=0.0, max=1.0, step=0.01, readout_format=".2f",
                                  description=_shown_label(label), continuous_update=True, style=style, layout=layout)
     slider.add_class(css_class)
@@ -280,17 +307,25 @@ class CrossEntropyExplorer(Explorer):
         self.p_sliders: list[widgets.FloatSlider] = []
         self.m_sliders: list[widgets.FloatSlider] = []
         self._p_box, self._m_box = widgets.VBox(), widgets.VBox()
-        self.output = widgets.HTML()
+        self.output = widgets.HTML(layout=widgets.Layout(width=_RESULT_WIDTH))
         self.output.add_class("lmcore-result")
+        self.distributions = widgets.HTML()
+        self.distributions.add_class("lmcore-distributions-table")
+        # Three rows, each wrapping where the column is narrow: what to do beside the bits it costs,
+        # then the sliders beside the distributions they make. On a 1280 x 720 slide it fits without
+        # scrolling (the explanation and the sliders one above the other were 790 px tall).
+        wrap = {"flex_flow": "row wrap", "grid_gap": "4px 24px", "align_items": "flex-start"}
         self.widget = widgets.VBox([
             widgets.HBox([self.preset, self.swap]),
-            help_box(tr(_HELP)),
-            self.story,
+            widgets.HBox([
+                widgets.VBox([help_box(tr(_HELP), None), self.story], layout=widgets.Layout(width=_TEXT_WIDTH)),
+                self.output,
+            ], layout=widgets.Layout(**wrap)),
             widgets.HBox([
                 widgets.VBox([widgets.HTML(f"<b>{tr('p: the data')}</b>"), self._p_box]),
                 widgets.VBox([widgets.HTML(f"<b>{tr('m: the model')}</b>"), self._m_box]),
-            ]),
-            self.output,
+                self.distributions,
+            ], layout=widgets.Layout(**wrap)),
         ])
         self.widget.add_class("lmcore-cross-entropy-explorer")
         self.preset.observe(self._on_preset, names="value")
@@ -323,7 +358,7 @@ class CrossEntropyExplorer(Explorer):
         self._story = story
         swapped = (tr("<b>Swapped:</b> the left column now holds what the story calls m, the right one p. ")
                    if self._swapped else "")
-        self.story.value = readable(f"{swapped}<i>{html.escape(tr(story))}</i>", "50em")
+        self.story.value = readable(f"{swapped}<i>{html.escape(tr(story))}</i>")
         self._scale = math.log2(2 * len(self.labels))
         self._update()
 
@@ -335,6 +370,8 @@ class CrossEntropyExplorer(Explorer):
             self.result, self.error = None, str(error)
             why = html.escape(tr(str(error)), quote=False)  # the message of weights all 0 is translatable
             self.output.value = f'<p class="lmcore-message">{tr("Not a distribution yet: {why}.", why=why)}</p>'
+            self.distributions.value = ""
             return
-        self.output.value = cross_entropy_html(report, self._scale)
+        self.output.value = cross_entropy_html(report, self._scale, distributions=False)
+        self.distributions.value = distributions_html(report)
         self.result, self.error = report, None

@@ -32,7 +32,7 @@ from lmcore import info, plots
 from lmcore.checks import check_int, check_number
 from lmcore.i18n import tr, translatable
 from lmcore.info import IIDSource, MarkovSource, MixtureSource
-from lmcore.widgets.base import Explorer, format_number, help_box, picture_layout, span, table_html
+from lmcore.widgets.base import Explorer, ExplorerFigure, format_number, help_box, picture_layout, span, table_html
 
 __all__ = ["SOURCE_KINDS", "two_state_sample", "EntropyRateReport", "entropy_rate_source", "entropy_rate_report",
            "entropy_rate_html", "entropy_rate_figure", "EntropyRateExplorer"]
@@ -234,6 +234,14 @@ _HELP = translatable(
 )
 
 
+
+# What the figure shows, in words: its alt text (static picture) and its title (live explorer).
+_FIGURE_ALT = translatable(
+    "Line chart: each sample's running bits per symbol against its length (log scale), the exact "
+    "entropy rate dashed."
+)
+
+
 class EntropyRateExplorer(Explorer):
     """Samples' bits per symbol converging (or not) to a source's exact entropy rate.
 
@@ -276,7 +284,7 @@ class EntropyRateExplorer(Explorer):
         self.new_samples = widgets.Button(description=tr("new samples"),
                                           tooltip=tr("draw fresh samples (next seed)"))
         self.new_samples.add_class("lmcore-new-samples")
-        self.figure = widgets.Image(format="png", layout=picture_layout())
+        self.figure = ExplorerFigure(format="png", layout=picture_layout(), tooltip=tr(_FIGURE_ALT))
         self.figure.add_class("lmcore-figure")
         self.output = widgets.HTML()
         self.output.add_class("lmcore-result")

@@ -47,6 +47,7 @@ from lmcore.ngram import (
 from lmcore.widgets.base import (
     INFINITY,
     Explorer,
+    ExplorerFigure,
     format_number,
     help_box,
     picture_layout,
@@ -266,6 +267,14 @@ _LAMBDA_HELP = translatable(
 )
 
 
+
+# What the figure shows, in words: its alt text (static picture) and its title (live explorer).
+_FIGURE_ALT = translatable(
+    "Map of the held-out perplexity over the weights λ1 and λ2 (λ3 takes the rest), the current "
+    "weights marked."
+)
+
+
 class LambdaExplorer(Explorer):
     """Interpolation weights of a trigram model: live held-out perplexity and a map of it.
 
@@ -343,7 +352,7 @@ class LambdaExplorer(Explorer):
         plt.close(self._map_figure)  # out of pyplot's list: never shown twice, never piling up
         self._marker = next(line for line in self._map_figure.axes[0].lines if line.get_gid() == "current")
         self._redraw = plots.QuickRedraw(self._map_figure, [self._marker])
-        self.map = widgets.Image(format="png", layout=picture_layout())
+        self.map = ExplorerFigure(format="png", layout=picture_layout(), tooltip=tr(_FIGURE_ALT))
         self.map.add_class("lmcore-map")
 
         self.widget = widgets.VBox([

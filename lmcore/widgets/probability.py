@@ -35,6 +35,7 @@ from lmcore.i18n import Message, localised, tr, translatable
 from lmcore.widgets.base import (
     INFINITY,
     Explorer,
+    ExplorerFigure,
     format_number,
     help_box,
     notes_html,
@@ -208,6 +209,13 @@ def distribution_from_weights(p_weights: Sequence[float] | np.ndarray,
 
 # --- render ---------------------------------------------------------------------------------
 
+#: The figure's size in inches: wide and low, beside the explanation (560 x 190 px in the explorer).
+FIGURE_SIZE = (5.6, 1.9)
+
+
+#: What the table holds, its name for a screen reader.
+_TABLE_NAME = translatable("each outcome's probabilities and surprisals")
+
 
 def distribution_html(report: DistributionReport, show_code: bool = False) -> str:
     """The table and the numbers of a report, as HTML (each number in a ``lmcore-...`` span).
@@ -241,15 +249,19 @@ def distribution_html(report: DistributionReport, show_code: bool = False) -> st
     if show_code:
         lines.append(tr("Huffman code: average length {length} bits per outcome (never below H(p), always below "
                         "H(p) + 1)", length=span("lmcore-code-length", format_number(report.expected_code_length))))
-    table = table_html(columns + ([tr("Huffman code word")] if show_code else []), rows)
-    return f"{table}<ul>{''.join(f'<li>{line}</li>' for line in lines)}</ul>{notes_html(report.notes)}"
+    table = table_html(columns + ([tr("Huffman code word")] if show_code else []), rows, label=tr(_TABLE_NAME))
+    numbers = f'<ul style="margin: 0; padding-left: 1.4em">{"".join(f"<li>{line}</li>" for line in lines)}</ul>'
+    # The table and the numbers side by side, one above the other where the column is narrow.
+    return (f'<div style="display: flex; flex-wrap: wrap; gap: 4px 24px; align-items: flex-start">'
+            f'<div style="min-width: 0; max-width: 100%">{table}</div>'
+            f'<div style="flex: 1 1 20em; min-width: 0">{numbers}{notes_html(report.notes)}</div></div>')
 
 
 def distribution_figure(report: DistributionReport) -> Figure:
     """Bars of p, and of the model m beside them if there is one, labelled in the course's
     language. The caller closes it."""
     return plots.bar_distribution(report.p, [localised(label) for label in report.labels], report.m,
-                                  figsize=(4.6, 3.0))
+                                  figsize=FIGURE_SIZE)
 
 
 def render_distribution(report: DistributionReport, show_code: bool = False) -> tuple[str, Figure]:
@@ -302,16 +314,33 @@ def slider_weights(p: Sequence[float], step: float = WEIGHT_STEP) -> tuple[float
     return tuple(float(w) for w in weights)
 
 
+# p's and m's sliders side by side in a 1280 x 720 slide's 1,198 px, each with a track of at least
+# 400 px (a step of 0.01 is 4 px): the description (90 px; "everything else" is cut to "everything
+# e…", its tooltip and the table beside say it whole), the track, the readout and the track's margins
+# (72 + 2 x 12 px in JupyterLab 4).
+_DESCRIPTION_PX, _TRACK_PX, _READOUT_PX = 90, 402, 96
+_SLIDER_WIDTH = f"{_DESCRIPTION_PX + _TRACK_PX + _READOUT_PX}px"  # 588 px
+_COLUMN_WIDTH = "560px"  # the explanation and the figure, side by side
+
+
 def _weight_slider(label: str, value: float, css_class: str) -> widgets.FloatSlider:
     # ``label`` is the outcome's English label: the slider shows it in the course's language.
     # An update (the numbers and moving bars) takes about 10 ms: follow the drag. The track is
     # wide enough that a step of 0.01 is over 4 px; the keyboard moves one step, 0.0001.
-    layout, style = slider_layout(150)
+    layout, style = slider_layout(_DESCRIPTION_PX)
+    layout.width, layout.margin = _SLIDER_WIDTH, "0 0 2px 0"  # 8 sliders in 240 px
     slider = widgets.FloatSlider(
         value=value, min=0.0, max=1.0, step=WEIGHT_STEP, readout_format=".4f", description=localised(label),
         continuous_update=True, style=style, layout=layout)
     slider.add_class(css_class)
     return slider
+
+
+# What the figure shows, in words: its alt text (static picture) and its title (live explorer).
+_FIGURE_ALT = translatable(
+    "Bar chart: each outcome's probability under p (and, beside it, under the model m when there is "
+    "one)."
+)
 
 
 class ProbabilityExplorer(Explorer):
@@ -342,18 +371,27 @@ class ProbabilityExplorer(Explorer):
         self.m_sliders: list[widgets.FloatSlider] = []
         self._p_box = widgets.VBox()
         self._m_box = widgets.VBox()
-        self.figure = widgets.Image(format="png", layout=picture_layout())
+        self.figure = ExplorerFigure(format="png", layout=picture_layout(), tooltip=tr(_FIGURE_ALT))
+        # RISE gives a slide's images a margin of 20 px above and below: none here.
+        self.figure.layout.width, self.figure.layout.margin = _COLUMN_WIDTH, "0"
         self.figure.add_class("lmcore-figure")
         self.output = widgets.HTML()
         self.output.add_class("lmcore-result")
+        # Three rows, each wrapping where the column is narrow: the menus and the explanation beside
+        # the figure; p's sliders beside m's; the table beside the numbers. On a 1280 x 720 slide it
+        # fits without scrolling (one above the other, they were 1,047 px tall).
+        wrap = {"flex_flow": "row wrap", "grid_gap": "4px 24px", "align_items": "flex-start"}
         self.widget = widgets.VBox([
-            widgets.HBox([self.preset, self.show_code]),
-            help_box(tr(_PROBABILITY_HELP)),
-            self.story,
-            # p above m: side by side, two sliders wide enough to hit a step do not fit a page.
-            widgets.HTML(f"<b>{tr('p: what happens')}</b>"), self._p_box,
-            widgets.HTML(f"<b>{tr('m: the model')}</b>"), self._m_box,
-            widgets.HBox([self.figure, self.output]),
+            widgets.HBox([
+                widgets.VBox([widgets.HBox([self.preset, self.show_code]), help_box(tr(_PROBABILITY_HELP), None),
+                              self.story], layout=widgets.Layout(width=_COLUMN_WIDTH)),
+                self.figure,
+            ], layout=widgets.Layout(**wrap)),
+            widgets.HBox([
+                widgets.VBox([widgets.HTML(f"<b>{tr('p: what happens')}</b>"), self._p_box]),
+                widgets.VBox([widgets.HTML(f"<b>{tr('m: the model')}</b>"), self._m_box]),
+            ], layout=widgets.Layout(**{**wrap, "grid_gap": "4px 12px"})),
+            self.output,
         ])
         self.widget.add_class("lmcore-probability-explorer")
         self.preset.observe(self._on_preset, names="value")
@@ -377,7 +415,7 @@ class ProbabilityExplorer(Explorer):
             slider.observe(self._update, names="value")
         self._p_box.children = self.p_sliders
         self._m_box.children = self.m_sliders
-        self.story.value = readable(f"<i>{html.escape(tr(preset.story))}</i>", max_width="50em")
+        self.story.value = readable(f"<i>{html.escape(tr(preset.story))}</i>")
         # One figure per preset; a slider move only changes bar heights (see plots.QuickRedraw).
         figure = distribution_figure(explore_distribution(preset.p, preset.m, preset.labels))
         plt.close(figure)  # out of pyplot's list: never shown twice, never piling up

@@ -103,7 +103,7 @@ def _sentence_line(sentence: Sequence[str], n_shown: int, unit: str) -> str:
         return f'<p style="font-size: 120%">{shown} <i>{tr("(end)")}</i></p>'
     blank = "<b>___</b>" if unit == "word" else "<b>＿</b>"
     left = len(sentence) - n_shown - 1
-    rest = f" <span style='color: #888'>{tr('(+{left} more)', left=left)}</span>" if left else ""
+    rest = f" <span style='color: #6b6b6b'>{tr('(+{left} more)', left=left)}</span>" if left else ""
     return f'<p style="font-size: 120%">{shown}{" " if shown and unit == "word" else ""}{blank}{rest}</p>'
 
 
@@ -227,7 +227,8 @@ class ShannonGameExplorer(Explorer):
         self.language.add_class("lmcore-shannon-language")
         self.new_button = widgets.Button(description=tr("New sentence"), layout=widgets.Layout(width="12em"))
         self.new_button.add_class("lmcore-shannon-new")
-        self.own = widgets.Text(placeholder=tr("or type a sentence of your own"), layout=widgets.Layout(width="30em"))
+        self.own = widgets.Text(description=tr("own sentence"), placeholder=tr("or type a sentence of your own"),
+                                style={"description_width": "initial"}, layout=widgets.Layout(width="34em"))
         self.own.add_class("lmcore-shannon-own")
         self.own_button = widgets.Button(description=tr("Play this sentence"), layout=widgets.Layout(width="12em"))
         self.own_button.add_class("lmcore-shannon-own-button")

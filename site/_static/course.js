@@ -24,3 +24,47 @@ document.addEventListener("DOMContentLoaded", () => {
     }
   });
 });
+
+// A box that scrolls sideways (an explorer's picture or a wide output on a narrow screen) can be
+// reached and scrolled with the keyboard, and a screen reader names it: a tab stop, the role
+// "region" and a label, in the page's language. Checked again when the width changes.
+(() => {
+  const chinese = /\/zh\//.test(window.location.pathname);
+  const label = box => box.classList.contains("lmcore-static")
+    ? (chinese ? "探索器的静态图（可左右滚动）" : "Explorer picture (scrolls sideways)")
+    : (chinese ? "宽输出（可左右滚动）" : "Wide output (scrolls sideways)");
+  const scrolls = box => {
+    const overflow = getComputedStyle(box).overflowX;
+    return (overflow === "auto" || overflow === "scroll") && box.scrollWidth > box.clientWidth + 1;
+  };
+  const markScrollable = () => {
+    document.querySelectorAll("article .lmcore-static, article .cell_output .output").forEach(box => {
+      if (box.dataset.courseScroll === "theme") return;  // the theme's own tab stop: leave it
+      if (box.hasAttribute("tabindex") && box.dataset.courseScroll !== "course") {
+        box.dataset.courseScroll = "theme";
+        return;
+      }
+      if (scrolls(box)) {
+        box.tabIndex = 0;
+        box.setAttribute("role", "region");
+        if (!box.hasAttribute("aria-label")) {
+          box.setAttribute("aria-label", label(box));
+          box.dataset.courseLabel = "course";
+        }
+        box.dataset.courseScroll = "course";
+      } else if (box.dataset.courseScroll === "course") {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        if (box.dataset.courseLabel === "course") box.removeAttribute("aria-label");
+        delete box.dataset.courseScroll;
+        delete box.dataset.courseLabel;
+      }
+    });
+  };
+  window.addEventListener("load", markScrollable);
+  let pending;
+  window.addEventListener("resize", () => {
+    clearTimeout(pending);
+    pending = setTimeout(markScrollable, 150);
+  });
+})();

@@ -10,7 +10,9 @@ answers 200 and its ``#anchor`` exists; on a chapter page also: the Binder link,
 explorers' static pictures in place of empty widgets, the reference answers folded. The
 search page finds a chapter, and a screenshot of one chapter is saved. The Chinese edition is
 the site's second part: its landing page, the glossary and one chapter are checked as fully in
-the browser; every English chapter page links to its Chinese copy and back. Skipped where
+the browser; every English chapter page links to its Chinese copy and back. No page logs an error
+in the browser's console. At 390, 768 and 1366 px the chapter list is reached (on a phone and a
+tablet through the menu button) and one search control shows. Skipped where
 jupyter-book, playwright or chromium is missing, unless ``LMCORE_REQUIRE_EXTRAS`` is set
 (CI), where that fails.
 """
@@ -101,15 +103,20 @@ def _chapter(path: Path) -> Chapter:
                    text_only)
 
 
+_BUILT: list[Build] = []  # one build per test process, shared with test_site_accessibility.py
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Build:
-    """The site, built once into a temporary folder by the README's command."""
+    """The site, built once (per test process) into a temporary folder by the README's command."""
     optional_extras.require("jupyter-book")
-    out = tmp_path_factory.mktemp("site")
-    result = subprocess.run([sys.executable, str(BUILD_SCRIPT), "--out", str(out)], cwd=ROOT, capture_output=True,
-                            text=True, timeout=BUILD_TIMEOUT_SECONDS)
-    print(result.stdout + result.stderr)
-    return Build(out / "html", result.returncode, result.stdout + result.stderr)
+    if not _BUILT:
+        out = tmp_path_factory.mktemp("site")
+        result = subprocess.run([sys.executable, str(BUILD_SCRIPT), "--out", str(out)], cwd=ROOT,
+                                capture_output=True, text=True, timeout=BUILD_TIMEOUT_SECONDS)
+        print(result.stdout + result.stderr)
+        _BUILT.append(Build(out / "html", result.returncode, result.stdout + result.stderr))
+    return _BUILT[0]
 
 
 def test_site_builds_without_warnings(site):
@@ -259,6 +266,7 @@ def test_site_in_a_real_browser(server, tmp_path):
             page.set_default_timeout(UI_TIMEOUT_MS)
             page.on("response", lambda response: failed.append(f"{response.status} {response.url}")
                     if response.status >= 400 else None)
+            console_errors = _record_console_errors(page)
 
             # The landing page: the chapter map, and a table of contents that follows notebooks/.
             counts = _check_page(page, f"{server}/index.html", None, fetched)
@@ -316,7 +324,147 @@ def test_site_in_a_real_browser(server, tmp_path):
 
     assert not outside, f"the site asked for {len(outside)} resources outside 127.0.0.1: {outside[:5]}"
     assert not failed, f"failed requests: {failed[:5]}"
+    assert not console_errors, f"the browser's console reported errors: {console_errors[:5]}"
     if screenshot.exists():
         shutil.copyfile(screenshot, SCREENSHOT_COPY)
         print(f"screenshot: {screenshot} (copied to {SCREENSHOT_COPY})")
     print("checked in the browser: " + ", ".join(f"{value} {key}" for key, value in totals.items()))
+
+
+# Navigation at every width. sphinx-book-theme 1.3.0 with pydata-sphinx-theme 0.17.1 left the
+# phone menu dead (pydata/pydata-sphinx-theme#2451) and showed a second, empty search bar on a
+# desktop; requirements-extra.txt pins the pair that works.
+PHONE, TABLET, DESKTOP = {"width": 390, "height": 844}, {"width": 768, "height": 1024}, {"width": 1366, "height": 900}
+MENU_BUTTON = "button.primary-toggle:visible"  # the theme's "Toggle primary sidebar"
+NAV = "nav.bd-docs-nav"
+# Every control that opens the search, in the sidebar, the header or the article's top bar.
+SEARCH_CONTROLS = "input[type=search]:visible, .search-button-field:visible, button.search-button:visible"
+PHONE_SCREENSHOT_COPY = Path("/tmp/lmcore-site-phone-390.png")  # docs/images/site-phone-390.png is taken from it
+
+
+def _record_console_errors(page) -> list[str]:
+    """The console's errors and the page's uncaught exceptions, as they come."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(f"{page.url}: {message.text}")
+            if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: uncaught {error}"))
+    return errors
+
+
+def _chinese_font_environment(tmp_path: Path) -> dict[str, str]:
+    """Chromium's environment with the Noto Sans CJK font from requirements.txt known to fontconfig.
+
+    Debian's chromium draws Chinese with a system font, and a machine without fonts-noto-cjk
+    has none: the phone screenshot would show boxes. The font the course already installs is
+    enough.
+    """
+    import os
+
+    import noto_cjk_sans_otc
+
+    font_dir = Path(noto_cjk_sans_otc.FONT_PATH).parent
+    conf = tmp_path / "fonts.conf"
+    conf.write_text(f"""<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <dir>{font_dir}</dir>
+  <cachedir>{tmp_path / "fontconfig-cache"}</cachedir>
+</fontconfig>
+""", encoding="utf-8")
+    return {**os.environ, "FONTCONFIG_FILE": str(conf)}
+
+
+def _open_menu(page, expect) -> None:
+    """Press the one visible menu button and wait for the chapter list to show."""
+    button = page.locator(MENU_BUTTON)
+    expect(button).to_have_count(1)
+    button.click()
+    expect(page.locator(f"{NAV}:visible a.reference.internal").first).to_be_visible()
+
+
+def _follow_menu_link(page, expect, href: str, lands_on: str, title: str) -> None:
+    """Open the menu, click the chapter list's link to ``href``, land on the page ``lands_on``."""
+    _open_menu(page, expect)
+    link = page.locator(f'{NAV}:visible a.reference.internal[href="{href}"]')
+    expect(link).to_have_count(1)
+    link.scroll_into_view_if_needed()  # the drawer scrolls: the glossary is at the foot of a long list
+    expect(link).to_be_in_viewport()
+    link.click()
+    page.wait_for_url(re.compile(re.escape(lands_on) + "$"))
+    expect(page.locator("article h1").first).to_contain_text(title)
+
+
+def test_site_navigates_at_every_width(server, tmp_path):
+    """Phone (390 px), tablet (768 px) and desktop (1366 px): the chapter list can be reached, one search.
+
+    At 390 px the chapter list is hidden until the menu button opens it; from there a chapter,
+    the Chinese edition and the glossary are reached by clicks. At every width exactly one
+    search control shows, and at 1366 px it searches. No page logs an error; each names its icon.
+    """
+    require_browser()
+    from browser_support import CHROMIUM, CHROMIUM_FLAGS
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=UI_TIMEOUT_MS)
+    outside, errors = [], []
+    screenshot = tmp_path / "site-phone-390.png"
+    glossary_href = "".join(f"%{byte:02X}" for byte in GLOSSARY.encode()) + ".html"  # from zh/index.html
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS,
+                                             env=_chinese_font_environment(tmp_path))
+        try:
+            # A phone: the list is off screen until the menu opens.
+            context = local_only_context(browser, outside, viewport=PHONE, is_mobile=True, has_touch=True)
+            page = context.new_page()
+            page.set_default_timeout(UI_TIMEOUT_MS)
+            errors += _record_console_errors(page)
+            page.goto(f"{server}/notebooks/02_entropy.html")
+            assert not page.locator(f'{NAV} a[href="04_perplexity.html"]').is_visible(), "the list shows unasked"
+            expect(page.locator(SEARCH_CONTROLS)).to_have_count(1)
+            _follow_menu_link(page, expect, "04_perplexity.html", "/notebooks/04_perplexity.html", "Perplexity")
+            _follow_menu_link(page, expect, "zh/index.html", "/notebooks/zh/index.html", "")  # the Chinese edition
+            _open_menu(page, expect)
+            page.locator(f'{NAV}:visible a[href="{glossary_href}"]').scroll_into_view_if_needed()
+            page.screenshot(path=str(screenshot))  # the menu open on the Chinese edition's part
+            page.keyboard.press("Escape")
+            _follow_menu_link(page, expect, glossary_href, f"/notebooks/zh/{glossary_href}", GLOSSARY)
+            icon = page.locator('link[rel="icon"]')
+            expect(icon).to_have_count(1)
+            assert _fetch(icon.evaluate("link => link.href"), {})[0] == 200, "the favicon does not answer"
+            context.close()
+
+            # A tablet: the same menu.
+            context = local_only_context(browser, outside, viewport=TABLET)
+            page = context.new_page()
+            page.set_default_timeout(UI_TIMEOUT_MS)
+            errors += _record_console_errors(page)
+            page.goto(f"{server}/index.html")
+            expect(page.locator(SEARCH_CONTROLS)).to_have_count(1)
+            _follow_menu_link(page, expect, "notebooks/06_bleu.html", "/notebooks/06_bleu.html", "BLEU")
+            context.close()
+
+            # A desktop: the list shows beside the chapter, with one search box that finds a chapter.
+            context = local_only_context(browser, outside, viewport=DESKTOP)
+            page = context.new_page()
+            page.set_default_timeout(UI_TIMEOUT_MS)
+            errors += _record_console_errors(page)
+            page.goto(f"{server}/notebooks/02_entropy.html")
+            expect(page.locator(f'{NAV} a[href="05_smoothing_interpolation.html"]')).to_be_visible()
+            search = page.locator(SEARCH_CONTROLS)
+            expect(search).to_have_count(1)
+            search.click()
+            query = page.locator("#pst-search-dialog input[type=search]")
+            expect(query).to_be_focused()
+            query.fill("perplexity")
+            query.press("Enter")
+            page.wait_for_url(re.compile(r"/search\.html\?q=perplexity"))
+            expect(page.locator('#search-results a[href*="04_perplexity"]').first).to_be_visible()
+            context.close()
+        finally:
+            browser.close()
+
+    assert not outside, f"the site asked for {len(outside)} resources outside 127.0.0.1: {outside[:5]}"
+    assert not errors, f"the browser's console reported errors: {errors[:5]}"
+    shutil.copyfile(screenshot, PHONE_SCREENSHOT_COPY)
+    print(f"phone screenshot with the menu open: {screenshot} (copied to {PHONE_SCREENSHOT_COPY})")

@@ -10,6 +10,7 @@ setup and self-check cells in a fresh kernel: the checks still run and say what 
 from __future__ import annotations
 
 import re
+from copy import deepcopy
 from pathlib import Path
 
 import nbformat
@@ -106,11 +107,58 @@ def test_the_student_edition_has_no_answers_and_nothing_else_changed(edition, pa
     assert "<details" not in text
     for answer in removed:
         assert plain(answer) not in text
-    assert text.count(student_edition.WITHHELD[student_edition.language_of(path)]) == len(removed)
+    language = student_edition.language_of(path)
+    lines = [student_edition.withheld(language, where) for where in student_edition.THE_CHECK[language]]
+    assert sum(text.count(line) for line in lines) == len(removed)
     assert [(cell.cell_type, cell.get("outputs")) for cell in copy.cells] == \
            [(cell.cell_type, cell.get("outputs")) for cell in original.cells]
     assert [cell.source for cell in copy.cells if cell.cell_type == "code"] == \
            [cell.source for cell in original.cells if cell.cell_type == "code"]
+
+
+def withheld_lines(path, copy) -> list[tuple[int, str, str]]:
+    """Each line of the student copy ``copy`` of ``path`` that replaces an answer: (cell index, cell text, where)."""
+    language = student_edition.language_of(path)
+    return [(index, cell.source, where) for index, cell in enumerate(copy.cells) if cell.cell_type == "markdown"
+            for where in student_edition.THE_CHECK[language]
+            for _ in range(cell.source.count(student_edition.withheld(language, where)))]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda path: path.relative_to(ROOT / "notebooks").as_posix())
+def test_the_student_editions_withheld_line_points_at_the_exercises_check(edition, path):
+    """"The check above" opens the cell right after the check (question, check, answer: chapters 1, 4-7);
+    "the check below" ends the cell (the question) right before it (question and answer, check: chapters 2, 3)."""
+    copy = edition[path.relative_to(ROOT / "notebooks").as_posix()]
+    language = student_edition.language_of(path)
+    is_check = [cell.cell_type == "code" and "exercises.check_" in cell.source for cell in copy.cells]
+    found = withheld_lines(path, copy)
+    assert len(found) == len(student_edition.answers(nbformat.read(path, as_version=4)))
+    for index, text, where in found:
+        line = student_edition.withheld(language, where)
+        assert where in ("above", "below"), f"cell {index}: the line cannot tell where the check is: {text[:80]!r}"
+        if where == "above":
+            assert is_check[index - 1] and text.startswith(line), f"cell {index}: no check right above the line"
+        else:
+            assert is_check[index + 1] and text.rstrip().endswith(line), f"cell {index}: no check right below"
+
+
+def test_the_withheld_line_points_up_down_or_to_the_exercise_in_both_languages():
+    markdown, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    answer = "<details><summary>Answer</summary>\n\n42\n\n</details>"
+    check = code("answer = None\nexercises.check_it(answer)")
+    after_the_check = [markdown("**Exercise 1.** Why?"), check, markdown(answer + "\n\n**Exercise 2.** And?")]
+    before_the_check = [markdown("**Exercise 1.** Why?\n\n" + answer), check]
+    elsewhere = [markdown("**Exercise 1.** Why?\n\n" + answer + "\n\nMore text."), check]
+    for cells, where, at in [(after_the_check, "above", 2), (before_the_check, "below", 0), (elsewhere, "nearby", 0)]:
+        for language, says in [("en", {"above": "the check above", "below": "the check below",
+                                        "nearby": "the exercise's check"}),
+                               ("zh", {"above": "上面的检查", "below": "下面的检查", "nearby": "本题的检查"})]:
+            notebook = student_edition.without_answers(nbformat.v4.new_notebook(cells=deepcopy(cells)),
+                                                       language)
+            text = notebook.cells[at].source
+            assert "<details" not in text and "42" not in text
+            assert student_edition.withheld(language, where) in text and says[where] in text, (where, language, text)
+    assert "above" in student_edition.withheld("en", "above") and "下面" in student_edition.withheld("zh", "below")
 
 
 def test_the_student_editions_self_checks_still_run(edition):

@@ -278,3 +278,33 @@ def test_every_figure_has_alt_text(notebook):
             if not cell.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt", "").strip():
                 missing.append(index)
     assert not missing, f'{path.name}: cells {missing} draw a figure without {{"mystnb": {{"image": {{"alt": ...}}}}}}'
+
+
+# --- one label for every folded answer -------------------------------------------------------------
+
+SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.DOTALL)
+
+
+def test_every_folded_answer_has_the_one_label(notebook):
+    """Every ``<summary>`` of a chapter says the edition's one label (classroom/student_edition.py's
+    ANSWER_LABEL: "Answer", "答案"), the label the landing pages tell readers to look for."""
+    from classroom.student_edition import ANSWER_LABEL, language_of
+
+    path, nb = notebook
+    label = ANSWER_LABEL[language_of(path)]
+    labels = [found.strip() for cell in nb["cells"] if cell["cell_type"] == "markdown"
+              for found in SUMMARY.findall("".join(cell["source"]))]
+    if any(re.search(r"^#{1,6} .*(Check yourself|自我检测)", "".join(cell["source"]), re.MULTILINE)
+           for cell in nb["cells"] if cell["cell_type"] == "markdown"):
+        assert labels, f"{path.name} has exercises but no folded answer"
+    other = sorted(set(labels) - {label})
+    assert not other, f'{path.name}: folded answers labelled {other}; use "<summary>{label}</summary>"'
+
+
+def test_the_landing_pages_name_the_folded_answers_label():
+    from classroom.student_edition import ANSWER_LABEL
+
+    for page, quoted in [("index.md", f'"{ANSWER_LABEL["en"]}"'), ("index.zh.md", f"“{ANSWER_LABEL['zh']}”")]:
+        text = (ROOT / "site" / page).read_text(encoding="utf-8")
+        assert quoted in text, f"site/{page} does not name the folded answers' label {quoted}"
+        assert "Reference answer" not in text and "“参考答案”" not in text, f"site/{page} names another label"

@@ -99,3 +99,21 @@ def test_the_prose_is_chinese_and_says_the_same_things(english):
         assert zh_text.count("<details") == en_text.count("<details"), f"{where}: folded answers differ"
         assert "<details open" not in zh_text, f"{where}: an answer is unfolded"
         assert sorted(CHAPTER_LINK.findall(zh_text)) == sorted(CHAPTER_LINK.findall(en_text)), f"{where}: links"
+
+
+BACK_LINK = re.compile(r"^英文版：\[([^\]]+)\]\(([^)\s]+)\)$", re.MULTILINE)
+
+
+@pytest.mark.parametrize("english", ENGLISH, ids=lambda path: path.stem)
+def test_the_chinese_chapter_links_back_to_the_english_one_by_its_title(english):
+    """The first cell says "英文版：[Chapter 2: Entropy](../02_entropy.ipynb)": the English chapter's
+    own title (its first heading), not its file name, linked to that chapter; the same line in every chapter."""
+    chinese = CHINESE_DIR / english.name
+    first = source(cells(chinese)[0])
+    links = BACK_LINK.findall(first)
+    assert len(links) == 1, f"{chinese.name}: the first cell needs one line 英文版：[English title](../{english.name})"
+    text, target = links[0]
+    title = source(cells(english)[0]).splitlines()[0].removeprefix("# ").strip()
+    assert text == title, f"{chinese.name}: the back-link says {text!r}, the English chapter is titled {title!r}"
+    assert (chinese.parent / target).resolve() == english.resolve() and english.is_file(), f"{chinese.name}: {target}"
+    assert "英文版：" not in first.replace(f"英文版：[{text}]({target})", ""), f"{chinese.name}: a second 英文版 line"

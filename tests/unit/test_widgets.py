@@ -5,6 +5,7 @@ exactly what a student would see after the same move.
 """
 
 import base64
+import html
 import math
 import re
 import warnings
@@ -30,7 +31,7 @@ from lmcore.widgets import (
     render_distribution,
     synthetic_order_probs,
 )
-from lmcore.widgets.base import STATIC_NOTE, static_html
+from lmcore.widgets.base import FIGURE_ALT, STATIC_NOTE, ExplorerFigure, fit_to_column, static_html, table_html
 
 PNG = b"\x89PNG"
 
@@ -252,6 +253,42 @@ def test_static_picture_follows_the_layout_and_skips_hidden_boxes():
     assert "<button disabled>go</button>" in page and "secret" not in page
 
 
+
+def test_the_picture_says_run_this_cell_and_what_its_figure_shows_and_fits_any_column():
+    from lmcore.i18n import set_language, tr
+
+    explorer = ProbabilityExplorer(preset="horse race")
+    bundle = explorer._repr_mimebundle_()
+    page = bundle["text/html"]
+    assert "run this cell in Jupyter" in page and "Run the notebook" not in page
+    assert bundle["text/plain"] == "ProbabilityExplorer: an interactive widget (run this cell in Jupyter to use it)"
+    alt = html.unescape(re.search(r'<img [^>]*alt="([^"]*)"', page).group(1))
+    assert alt == explorer.figure.tooltip and alt.startswith("Bar chart: each outcome's probability")
+    assert alt != str(FIGURE_ALT)
+    assert isinstance(explorer.figure, ExplorerFigure) and explorer.figure.description == ""  # the front end reads it
+    assert re.search(r'<img [^>]*style="width: 560px; max-width: 100%; height: auto"', page)
+    # Every box and HTML of the live explorer may shrink to the column; pictures' rows wrap.
+    def parts(widget):
+        yield widget
+        for child in getattr(widget, "children", ()):
+            yield from parts(child)
+    assert all(part.layout.max_width == "100%" for part in parts(explorer.widget))
+    assert all(part.layout.min_width == "0" for part in parts(explorer.widget) if isinstance(part, widgets.Box))
+    assert "flex-wrap: wrap" in static_html(widgets.HBox([widgets.HTML("a"), widgets.HTML("b")]))
+    # A table scrolls in its own named, focusable box where it is wider than the column.
+    table = table_html(["order", "count"], [["1", "2"]], label="n-grams")
+    assert table.startswith('<div class="lmcore-scroll" role="region" tabindex="0" aria-label="n-grams"')
+    assert "overflow-x: auto" in table and "local" in table and '<th scope="col"' in table
+    box = widgets.VBox([widgets.HTML("x")], layout=widgets.Layout(max_width="50%"))
+    fit_to_column(box)
+    assert box.layout.max_width == "50%" and box.children[0].layout.max_width == "100%"  # set widths are kept
+    set_language("zh")
+    try:
+        chinese = ProbabilityExplorer(preset="horse race")._repr_mimebundle_()["text/html"]
+        assert tr(STATIC_NOTE) in chinese and "运行这个单元格" in chinese
+    finally:
+        set_language("en")
+
 # --- the λ explorer -----------------------------------------------------------------------
 
 
@@ -410,14 +447,20 @@ def test_sliders_follow_the_drag_and_are_wide_enough_for_a_step(untouched_lambda
     from lmcore.widgets.base import SLIDER_TRACK_PX
 
     probability = ProbabilityExplorer(preset="fair coin")
-    sliders = [untouched_lambda_explorer.lambda1, untouched_lambda_explorer.lambda2, *probability.p_sliders,
-               *probability.m_sliders]
-    for slider in sliders:
+    # The λ sliders leave 100 px for the readout and the track's margins. The probability explorer's,
+    # p's beside m's on a 1280 x 720 slide, leave what they take in JupyterLab 4: a 72 px readout and
+    # 2 x 12 px (tests/browser/test_browser.py measures their track).
+    sliders = [(untouched_lambda_explorer.lambda1, 100, SLIDER_TRACK_PX),
+               (untouched_lambda_explorer.lambda2, 100, SLIDER_TRACK_PX),
+               *((slider, 72 + 2 * 12, 400) for slider in probability.p_sliders + probability.m_sliders)]
+    for slider, readout, least in sliders:
         assert slider.continuous_update, slider.description
         width = int(slider.layout.width.removesuffix("px"))
         description = int(slider.style.description_width.removesuffix("px"))
-        track = width - description - 100  # the readout and margins take up to 100 px
-        assert track >= SLIDER_TRACK_PX >= 4 * 100  # a step of 0.01 of the range is at least 4 px
+        track = width - description - readout
+        assert track >= least >= 4 * 100, slider.description  # a step of 0.01 of the range is at least 4 px
+    p_and_m = 2 * int(probability.p_sliders[0].layout.width.removesuffix("px")) + 12
+    assert p_and_m <= 1198  # side by side in a slide's column (tests/browser/test_browser_slides.py)
 
 
 def test_lambda_map_reads_well(untouched_lambda_explorer):
@@ -530,7 +573,7 @@ def test_probability_explorer_in_chinese_explains_a_bad_state_and_its_picture(ch
 
     assert tr(STATIC_NOTE).startswith("这是探索器初始状态的静态图") and tr(STATIC_NOTE) in page
     assert "示例：<b>均匀硬币</b>" in page and "☐ 显示哈夫曼编码" in page and "正面：<b>" in page
-    assert 'alt="探索器初始状态的图"' in page
+    assert 'alt="柱状图：每个结果在 p 下的概率' in page  # what the figure shows, in Chinese
     assert "<b>p：实际发生的情况</b>" in page and "均匀硬币：每次抛掷 1 比特" in page  # a heading, the story
 
 

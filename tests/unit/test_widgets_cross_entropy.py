@@ -284,7 +284,8 @@ def test_the_cross_entropy_explorer_in_chinese_reads_chinese_with_the_english_nu
     assert [numbers(page) for page in pages] == [numbers(page) for page in english_pages]
     start, ruled_out, _, no_distribution = pages
     assert "0.1887</span> 比特" in start and "模型的困惑度 2<sup>H(p, m)</sup> = " in start
-    assert "<th" in start and "p（数据）" in start and "m（模型）" in start and ">不下雨</td>" in start
+    table = CrossEntropyExplorer("rain forecast").distributions.value  # beside the sliders
+    assert "<th" in table and "p（数据）" in table and "m（模型）" in table and ">不下雨</td>" in table
     assert "（超出刻度）" in ruled_out and "模型给 下雨 的概率是 0，可它确实会出现" in ruled_out
     assert "<b>已交换：</b>左栏现在是说明里的 m，右栏是 p。" in explorer.story.value
     assert "还不是一个概率分布：p 的权重全是 0：请至少给一个结果正的权重。" in no_distribution
