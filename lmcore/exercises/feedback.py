@@ -132,7 +132,8 @@ def _rounding_slip(answer: float, original: object, expected: float, sig_digits:
     def names(value: float) -> bool:  # a value the student could have written that is not the right one
         return value != right and agrees(value)
 
-    truncated = names(round_to(expected, sig_digits, ROUND_DOWN))
+    cut_off, *rounded_twice = _misrounded(expected, sig_digits)
+    truncated = names(cut_off)
     rounded_early = any(names(round_to(_check_real(value, "early_rounded value"), sig_digits))
                         for value in early_rounded)
     if truncated and rounded_early:  # two slips give this answer: name both
@@ -142,7 +143,7 @@ def _rounding_slip(answer: float, original: object, expected: float, sig_digits:
     if truncated:
         return translatable("Not yet: {answer} is cut off after {digits} significant digits: round instead (a next "
                             "digit of 5 or more raises the last one).")
-    if any(names(round_to(round_to(expected, sig_digits + extra), sig_digits)) for extra in (1, 2, 3)):
+    if any(map(names, rounded_twice)):
         return translatable("Not yet: {answer} comes from rounding a rounded number (0.12345 -> 0.1235 -> 0.124, "
                             "where 0.12345 -> 0.123): round the full-precision value once.")
     if rounded_early:

@@ -75,16 +75,20 @@ SCROLL_STYLE = (
     f"radial-gradient(farthest-side at 100% 50%, {_SHADE}, transparent) right / 14px 100% no-repeat scroll")
 
 
-def scroll_box(inner: str, label: str) -> str:
+def scroll_box(inner: str, label: str, max_height: str | None = None) -> str:
     """``inner`` (HTML) in a box that scrolls sideways, with a shadow as the cue, where it is wider than
-    the column; the box can take the keyboard's focus (arrow keys scroll it) and is named ``label``.
+    the column, and down too where it is taller than ``max_height`` (a CSS length); the box can take
+    the keyboard's focus (arrow keys scroll it) and is named ``label``.
 
     >>> scroll_box("<table></table>", "n-grams")[:60]
     '<div class="lmcore-scroll" role="region" tabindex="0" aria-l'
+    >>> "max-height: 100px; overflow-y: auto" in scroll_box("<p>tokens</p>", "tokens", max_height="100px")
+    True
     """
     name = html.escape(label, quote=True)
-    return (f'<div class="lmcore-scroll" role="region" tabindex="0" aria-label="{name}" style="{SCROLL_STYLE}">'
-            f"{inner}</div>")
+    taller = f"max-height: {max_height}; overflow-y: auto; " if max_height else ""
+    return (f'<div class="lmcore-scroll" role="region" tabindex="0" aria-label="{name}" '
+            f'style="{taller}{SCROLL_STYLE}">{inner}</div>')
 
 
 def fit_to_column(widget: widgets.Widget) -> None:
@@ -177,9 +181,11 @@ def span(css_class: str, text: str) -> str:
     return f'<span class="{css_class}">{text}</span>'
 
 
-def table_html(columns: Sequence[str], rows: Iterable[Sequence[str]], label: str | None = None) -> str:
+def table_html(columns: Sequence[str], rows: Iterable[Sequence[str]], label: str | None = None,
+               max_height: str | None = None) -> str:
     """An HTML table (class ``lmcore-table``) with header ``columns``; cells are HTML, not escaped here.
-    It scrolls in its own box (:func:`scroll_box`, named ``label``) where it is wider than the column.
+    It scrolls in its own box (:func:`scroll_box`, named ``label``) where it is wider than the column
+    or taller than ``max_height``.
 
     >>> table_html(["x"], [["1"]]).count("<td")
     1
@@ -187,7 +193,7 @@ def table_html(columns: Sequence[str], rows: Iterable[Sequence[str]], label: str
     header = "".join(f'<th scope="col"{_CELL}>{name}</th>' for name in columns)
     body = "".join("<tr>" + "".join(f"<td{_CELL}>{cell}</td>" for cell in row) + "</tr>" for row in rows)
     table = f'<table class="lmcore-table" style="border-collapse: collapse"><tr>{header}</tr>{body}</table>'
-    return scroll_box(table, label or tr("table"))
+    return scroll_box(table, label or tr("table"), max_height)
 
 
 def notes_html(notes: Iterable[str]) -> str:

@@ -189,11 +189,6 @@ _NGRAM_TABLE_HEIGHT, _TOKENS_HEIGHT = "210px", "100px"
 _BACKGROUND = "var(--jp-layout-color0, var(--pst-color-background, #fff))"  # the page's, as behind the table
 
 
-def _taller_than(box: str, max_height: str) -> str:
-    """``box`` (a :func:`~lmcore.widgets.base.scroll_box`) scrolling down too past ``max_height``."""
-    return re.sub(r'style="', f'style="max-height: {max_height}; overflow-y: auto; ', box, count=1)
-
-
 def _sticky_header(table: str) -> str:
     """A table whose header row stays in view while its box scrolls down."""
     return table.replace('<th scope="col" style="',
@@ -248,7 +243,7 @@ def bleu_html(report: BleuReport) -> str:
     for number, tokens in zip(report.reference_numbers, report.ref_tokens):
         lines.append(f"<div>{tr('reference {number} ({count} tokens):', number=number, count=len(tokens))} "
                      f"{_tokens_html(tokens)}</div>")
-    tokens = _taller_than(scroll_box("".join(lines), tr(_TOKENS_NAME)), _TOKENS_HEIGHT)
+    tokens = scroll_box("".join(lines), tr(_TOKENS_NAME), _TOKENS_HEIGHT)
     result = report.result
     if result is None:
         return tokens + notes_html(report.messages)
@@ -258,8 +253,8 @@ def bleu_html(report: BleuReport) -> str:
                tr("clip at (most in one ref)"), tr("clipped count")]
     counts = [tokens]
     if table_rows:
-        table = _sticky_header(table_html(columns, table_rows, label=tr(_NGRAM_TABLE_NAME)))
-        counts.append(_taller_than(table, _NGRAM_TABLE_HEIGHT))
+        counts.append(_sticky_header(table_html(columns, table_rows, label=tr(_NGRAM_TABLE_NAME),
+                                                max_height=_NGRAM_TABLE_HEIGHT)))
     else:
         counts.append(f"<p><i>{tr('(no n-grams)')}</i></p>")
     counts.append(notes_html(table_notes))

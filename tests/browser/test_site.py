@@ -342,13 +342,25 @@ SEARCH_CONTROLS = "input[type=search]:visible, .search-button-field:visible, but
 PHONE_SCREENSHOT_COPY = Path("/tmp/lmcore-site-phone-390.png")  # docs/images/site-phone-390.png is taken from it
 
 
-def _record_console_errors(page) -> list[str]:
-    """The console's errors and the page's uncaught exceptions, as they come."""
-    errors: list[str] = []
+def _record_console_errors(page, errors: list[str] | None = None) -> list[str]:
+    """The console's errors and the page's uncaught exceptions, appended to ``errors`` (a new list
+    by default) as they come; that list is returned."""
+    errors = [] if errors is None else errors
     page.on("console", lambda message: errors.append(f"{page.url}: {message.text}")
             if message.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(f"{page.url}: uncaught {error}"))
     return errors
+
+
+def _open_page(browser, outside: list[str], errors: list[str], url: str, **context_options):
+    """(context, page): a fresh local-only context with ``context_options``, its page at ``url``,
+    whose console errors go into ``errors`` as they come."""
+    context = local_only_context(browser, outside, **context_options)
+    page = context.new_page()
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    _record_console_errors(page, errors)
+    page.goto(url)
+    return context, page
 
 
 def _chinese_font_environment(tmp_path: Path) -> dict[str, str]:
@@ -415,11 +427,8 @@ def test_site_navigates_at_every_width(server, tmp_path):
                                              env=_chinese_font_environment(tmp_path))
         try:
             # A phone: the list is off screen until the menu opens.
-            context = local_only_context(browser, outside, viewport=PHONE, is_mobile=True, has_touch=True)
-            page = context.new_page()
-            page.set_default_timeout(UI_TIMEOUT_MS)
-            errors += _record_console_errors(page)
-            page.goto(f"{server}/notebooks/02_entropy.html")
+            context, page = _open_page(browser, outside, errors, f"{server}/notebooks/02_entropy.html",
+                                       viewport=PHONE, is_mobile=True, has_touch=True)
             assert not page.locator(f'{NAV} a[href="04_perplexity.html"]').is_visible(), "the list shows unasked"
             expect(page.locator(SEARCH_CONTROLS)).to_have_count(1)
             _follow_menu_link(page, expect, "04_perplexity.html", "/notebooks/04_perplexity.html", "Perplexity")
@@ -435,21 +444,14 @@ def test_site_navigates_at_every_width(server, tmp_path):
             context.close()
 
             # A tablet: the same menu.
-            context = local_only_context(browser, outside, viewport=TABLET)
-            page = context.new_page()
-            page.set_default_timeout(UI_TIMEOUT_MS)
-            errors += _record_console_errors(page)
-            page.goto(f"{server}/index.html")
+            context, page = _open_page(browser, outside, errors, f"{server}/index.html", viewport=TABLET)
             expect(page.locator(SEARCH_CONTROLS)).to_have_count(1)
             _follow_menu_link(page, expect, "notebooks/06_bleu.html", "/notebooks/06_bleu.html", "BLEU")
             context.close()
 
             # A desktop: the list shows beside the chapter, with one search box that finds a chapter.
-            context = local_only_context(browser, outside, viewport=DESKTOP)
-            page = context.new_page()
-            page.set_default_timeout(UI_TIMEOUT_MS)
-            errors += _record_console_errors(page)
-            page.goto(f"{server}/notebooks/02_entropy.html")
+            context, page = _open_page(browser, outside, errors, f"{server}/notebooks/02_entropy.html",
+                                       viewport=DESKTOP)
             expect(page.locator(f'{NAV} a[href="05_smoothing_interpolation.html"]')).to_be_visible()
             search = page.locator(SEARCH_CONTROLS)
             expect(search).to_have_count(1)
