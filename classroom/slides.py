@@ -31,7 +31,7 @@ CHARACTERS_PER_LINE = 110
 FIGURE_LINES = 16
 CAPTION_LINES = 4  # prose this short leading into a figure or explorer is its caption
 SECTION = re.compile(r"^##\s")
-GOING_FURTHER = re.compile(r"^\s{0,3}#{1,6}\s.*(going further|延伸阅读)", re.IGNORECASE)  # both editions' heading
+GOING_FURTHER = re.compile(r"^\s{0,3}#{1,6}\s.*(going further|深入一步)", re.IGNORECASE)  # both editions' heading
 EXERCISE = re.compile(r"^\*\*Exercise\b")
 VISUAL_OUTPUTS = ("image/png", "image/svg+xml", "application/vnd.jupyter.widget-view+json")
 

@@ -4,7 +4,8 @@ Tokenization is always an explicit argument (``unit``, ``lowercase``, ``punctuat
 never a hidden habit: changing what counts as a word changes what a score measures.
 
 - ``vocab``: ``Vocabulary`` with ``<unk>``, ``<s>``, ``</s>`` and their ids.
-- ``tokenizers``: English words and sentences; Chinese words, characters and sentences.
+- ``tokenizers``: English words and sentences; Chinese words, characters and sentences;
+  ``jieba_words`` segments raw Chinese with jieba, silently (chapter 6).
 - ``corpora``: the corpora read from installed packages, with sizes and licences.
 - ``splits``: the course's toy corpus and deterministic train/held-out/test splits.
 - ``lines``: a text file, one sentence a line, to id arrays at scale.
@@ -15,6 +16,8 @@ never a hidden habit: changing what counts as a word changes what a score measur
 ["don't", 'fear', "lord's", 'people']
 >>> chinese_characters("１９９８年，新年。")
 ['1', '9', '9', '8', '年', '新', '年']
+>>> jieba_words("跟我学深度学习")
+['跟我学', '深度', '学习']
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from lmcore.text.tokenizers import (
     english_token_pattern,
     english_words,
     is_punctuation,
+    jieba_words,
     nfkc,
     normalize_quotes,
 )
@@ -82,7 +86,7 @@ from lmcore.text.vocab import (
 
 __all__ = [
     "UNK", "BOS", "EOS", "UNK_ID", "BOS_ID", "EOS_ID", "MARKERS", "Vocabulary", "english_words",
-    "english_sentences", "chinese_words", "chinese_characters", "chinese_sentences", "normalize_quotes",
+    "english_sentences", "chinese_words", "chinese_characters", "jieba_words", "chinese_sentences", "normalize_quotes",
     "english_token_pattern", "nfkc", "is_punctuation", "corpus_names", "describe_corpora", "load_corpus",
     "genre_pairs", "CorpusInfo", "GenrePair", "TOY_TRAIN", "TOY_TEST", "Split", "split_indices",
     "split_sentences", "EncodedLines", "encode_lines", "read_sentences", "Translation", "TRANSLATIONS",

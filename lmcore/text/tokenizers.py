@@ -7,7 +7,8 @@ hidden habit: compare scores only when these arguments agree.
 - English: :func:`english_words` (words, optionally punctuation tokens) and
   :func:`english_sentences`.
 - Chinese: :func:`chinese_characters`, :func:`chinese_words` (reads a given
-  segmentation, does none of its own) and :func:`chinese_sentences`.
+  segmentation, does none of its own), :func:`jieba_words` (segments raw text
+  with the jieba segmenter, silently) and :func:`chinese_sentences`.
 - The building blocks :mod:`lmcore.text` applies to whole corpora at once:
   :func:`normalize_quotes`, :func:`english_token_pattern`, :func:`nfkc`,
   :func:`is_punctuation`.
@@ -22,9 +23,13 @@ All of these are exported by :mod:`lmcore.text`, the module the chapters import.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
+import logging
 import re
 import unicodedata
+import warnings
 
 from lmcore.checks import check_str
 
@@ -33,6 +38,7 @@ __all__ = [
     "english_sentences",
     "chinese_words",
     "chinese_characters",
+    "jieba_words",
     "chinese_sentences",
     "normalize_quotes",
     "english_token_pattern",
@@ -197,6 +203,58 @@ def chinese_words(text: str, lowercase: bool = True, punctuation: bool = False) 
     """
     check_str(text, "text")
     words = nfkc(text, lowercase).split()
+    if not punctuation:
+        words = [w for w in words if not all(map(is_punctuation, w))]
+    return words
+
+
+@functools.cache
+def _jieba_segmenter():  # -> jieba.Tokenizer (jieba is imported on first use)
+    """A private, initialised ``jieba.Tokenizer`` with the default dictionary, made without a sound.
+
+    jieba logs "Building prefix dict ..." and "Loading model cost ..." to a stderr handler it
+    attached at import time, and an import on some setups may warn (old escape sequences in its
+    regexes, pkg_resources): a notebook's output must not change with that, so the logger is
+    silenced while the dictionary loads, warnings are ignored during the import, and stdout and
+    stderr are captured. jieba's own global tokenizer (``jieba.dt``) is left untouched.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            import jieba
+        except ImportError as error:  # pragma: no cover - requirements.txt installs it
+            raise ImportError("jieba_words needs the jieba package: pip install 'jieba>=0.42.1'") from error
+    logger = logging.getLogger("jieba")
+    level, disabled = logger.level, logger.disabled
+    logger.disabled = True
+    try:
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
+            warnings.simplefilter("ignore")
+            segmenter = jieba.Tokenizer()
+            segmenter.initialize()
+    finally:
+        logger.setLevel(level)
+        logger.disabled = disabled
+    return segmenter
+
+
+def jieba_words(text: str, lowercase: bool = True, punctuation: bool = False) -> list[str]:
+    """Segment raw Chinese ``text`` into words with jieba (its default dictionary and HMM).
+
+    Unlike :func:`chinese_words`, which reads a segmentation someone made, this one makes
+    its own, with the jieba segmenter (``pip install jieba``; it runs offline). Its words
+    are not the People's Daily corpus's (Peking University's rules): jieba keeps 跟我学 as
+    one word where the annotators write 跟 我 学. The result is deterministic, and nothing
+    is printed or logged, not even when jieba loads its dictionary (once per process,
+    about a second). NFKC, ``lowercase`` and ``punctuation`` as in :func:`chinese_words`;
+    whitespace never becomes a token.
+
+    >>> jieba_words("跟我学深度学习。")
+    ['跟我学', '深度', '学习']
+    """
+    check_str(text, "text")
+    words = [w for w in _jieba_segmenter().lcut(nfkc(text, lowercase)) if not w.isspace()]
     if not punctuation:
         words = [w for w in words if not all(map(is_punctuation, w))]
     return words

@@ -53,7 +53,7 @@ def test_slide_rules():
 
 def test_the_chinese_going_further_heading_is_going_further_too():
     md = nbformat.v4.new_markdown_cell
-    cells = [md("# 标题"), md("## 延伸阅读（Going further）：更多"), md("## 延伸阅读：再多一些")]
+    cells = [md("# 标题"), md("## 深入一步（Going further）：更多"), md("## 深入一步：再多一些")]
     assert slides.slide_types(cells) == ["slide", "slide", "subslide"]
 
 

@@ -180,7 +180,7 @@ def core_cells(nb) -> tuple[list[tuple[dict, str]], bool]:
     """The core path's cells with their text, and whether a "Going further" heading ends it.
 
     The cells before the first markdown heading containing "Going further" (or, in the Chinese
-    edition, "延伸阅读"); the section headings' own cells count (classroom/slides.py gives each
+    edition, "深入一步"); the section headings' own cells count (classroom/slides.py gives each
     section a cell), and so does the part of the heading's cell above the heading.
     """
     cells = []

@@ -130,10 +130,10 @@ def test_the_code_exercises_reference_answer_is_the_huffman_code_built_by_hand()
     (ex.check_miller_madow_correction, None, "尚未作答：把 None 换成你的答案，再运行这个单元格。"),
     (ex.check_average_code_length, "two", "还不对：这里要填一个数，你填的是 'two'。"),
     (ex.check_one_sample_of_a_mixture, "A",
-     "还不对：那是对许多样本的平均；一个样本只会显示一颗骰子。这个信源不是遍历的，"
+     "还不对：那是对许多条样本的平均；一条样本只会显示一颗骰子。这个信源不是遍历的，"
      "所以 Shannon-McMillan-Breiman 定理不适用。"),
     (ex.check_one_sample_of_a_mixture, " b ",
-     "正确：一个样本只来自一颗骰子：公平骰子的样本稳定在每次 log2 6 = 2.5850 比特，全是 6 的样本稳定在 0。"
+     "正确：一条样本只来自一颗骰子：均匀骰子的样本稳定在每次 log2 6 = 2.5850 比特，全是 6 的样本稳定在 0。"
      "这个信源是平稳的，但不是遍历的。"),
 ])
 def test_the_verdicts_in_chinese(chinese, check, answer, message):

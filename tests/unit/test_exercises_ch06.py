@@ -87,15 +87,15 @@ def test_the_exercise_data_are_what_the_notebook_prints():
      "还不对：1 是这样得到的：没有截断：“the”被计了 3 次，但参考译文里只有 2 次；“cat”计了 2 次，"
      "参考译文里只有 1 次；每个计数都要以参考译文中的次数为上限截断。"),
     (ex.check_multi_reference_precision, 0.833,
-     "还不对：0.833 是这样得到的：以所有参考译文中的总次数为上限截断（“a”为 3）；"
-     "上限应是任何单条参考译文中的最多次数（2）。"),
+     "还不对：0.833 是这样得到的：以所有参考译文中的次数之和为上限截断（“a”为 3）；"
+     "上限应是单条参考译文中的最多次数（2）。"),
     (ex.check_bleu_with_brevity, 0.394,
      "还不对：0.394 是这样得到的：漏掉了简短惩罚：c = 9 比 r = 10 短，所以要乘以 exp(1 - 10/9)。"),
     (ex.check_corpus_bleu, None, "尚未作答：把 None 换成你的答案，再运行这个单元格。"),
     (ex.check_bleu_point_difference, 1.5, "正确：1.5000。"),
     (ex.check_comparable_scores, "c",
-     "正确：只有分词方式（以及参考译文、大小写、平滑……）相同，BLEU 才可比较：签名 (signature) 正是为此而设。"
-     "请用同一种设置给两个输出重新计分，例如 tokenize='zh'。"),
+     "正确：只有分词方式（以及参考译文、大小写、平滑……）相同，BLEU 才可比较：签名（signature）正是为此而设。"
+     "请用同一种设置给两份输出重新计分，例如 tokenize='zh'。"),
     (ex.check_comparable_scores, "D", "还不对：两个数相差 0.07，远大于舍入误差；但它们本来就不可比较。"),
 ])
 def test_the_verdicts_in_chinese(chinese, check, answer, message):

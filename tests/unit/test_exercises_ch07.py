@@ -82,7 +82,7 @@ def test_typical_mistakes_get_their_hint(check, answer, hint):
     (ex.check_forward_passes, 36.5, "还不对：个数应该是整数，你填的是 36.5。"),
     (ex.check_forward_passes, 40,
      "还不对：40 是这样得到的：用文本长度除以了步长；最后一个窗口从 900 开始时就已经到达第 1,000 个词元，"
-     "所以窗口的起点是 0, 25, ..., 900。"),
+     "所以窗口的起点是 0、25、……、900。"),
     (ex.check_full_context_share, None, "尚未作答：把 None 换成你的答案，再运行这个单元格。"),
     (ex.check_full_context_share, 0.17, "还不对：0.17 很接近了，但题目要求 3 位有效数字。"),
     (ex.check_which_predicts_better, "C",

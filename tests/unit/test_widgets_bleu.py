@@ -317,7 +317,7 @@ def test_the_chinese_explorer_shows_chinese_and_the_english_numbers():
         html = type_into(explorer, hypothesis="", references=["a b"])
         assert "候选译文为空：c = 0，所以简短惩罚为 0，BLEU 也为 0。" in html and "（没有词元）" in html
         assert "BLEU 是拿候选译文与参考译文作比较" in type_into(explorer, hypothesis="a", references=[""])
-        assert "BLEU，一个计数一个计数地看" in explorer._repr_mimebundle_()["text/html"]
+        assert "逐项计数看 BLEU" in explorer._repr_mimebundle_()["text/html"]
     finally:
         set_language("en")
     assert BleuExplorer().preset.label == "course example 1: 0.4082"  # English again, as it was
@@ -326,7 +326,7 @@ def test_the_chinese_explorer_shows_chinese_and_the_english_numbers():
 def test_chinese_messages_table_notes_and_errors(chinese, monkeypatch):
     assert bleu_report("x", ["y"], tokenize="char").messages == (
         "候选译文的 1 元组没有一个出现在参考译文中，所以 p_1 = 0，几何平均也是 0：不加平滑的 BLEU 为 0"
-        "（第 6 章“延伸阅读”中的平滑可以避免这种情况）。",)
+        "（第 6 章“深入一步”中的平滑可以避免这种情况）。",)
     assert bleu_report("我是 a student", ["我是 a teacher"]).messages[0].startswith(
         "中英文混排：用 tokenize='13a' 时，两个空格之间的汉字算作一个词元")
     sixty = " ".join(f"w{i}" for i in range(bleu_widget.TOKENS_SHOWN + 2))

@@ -371,12 +371,12 @@ def test_fairness_explorer_in_chinese_shows_the_english_numbers(chinese, grid):
         explorer.unit.value, explorer.min_count.value = unit, min_count
         pages[unit, min_count] = explorer.output.value
         assert explorer.result.chosen == grid[unit, min_count]
-    assert "每个词元的困惑度" in pages["char", 1] and "每字符比特数" in pages["char", 1]  # table headings
+    assert "每词元困惑度" in pages["char", 1] and "每字符比特数" in pages["char", 1]  # table headings
     assert "<td style=\"padding: 1px 10px; text-align: left\">参照</td>" in pages["char", 1]
-    assert "单位变了（从词变为字）：每个词元的困惑度现在衡量的是在字之间的猜测" in pages["char", 1]
+    assert "单位变了（从词变为字）：每词元困惑度现在是在字中猜，而不是在词中猜" in pages["char", 1]
     assert f"词表变了（min_count 从 1 变为 5）：测试集中 {grid['word', 5].oov_rate:.1%} 的词现在成了 &lt;unk&gt;" \
         in pages["word", 5]
-    assert "每个词元的困惑度 × " in pages["char", 5] and "；每字符比特数 " in pages["char", 5]
+    assert "每词元困惑度 × " in pages["char", 5] and "；每字符比特数 " in pages["char", 5]
     assert "The unit changed (word to char)" in explorer.result.notes[0]  # the result stays English
     partial = FairnessExplorer({key: row for key, row in grid.items() if key != ("char", 2)})
     partial.unit.value, partial.min_count.value = "char", 2
