@@ -88,8 +88,8 @@ PRESETS: dict[str, Preset] = {
         (translatable("mushrooms"), translatable("pepperoni"), translatable("anchovies"), translatable("fried rice"),
          translatable("everything else")),
         (0.1, 0.1, 0.01, 0.0001, 0.7899), (0.2,) * 5,
-        translatable("The next word after 'I want a pizza with ...'. The first four are single toppings; "
-                     "'everything else' is not one outcome but all other toppings lumped together (it takes "
+        translatable("The next word after 'I always order pizza with cheese and ...'. The first four are single "
+                     "toppings; 'everything else' is not one outcome but all other toppings lumped together (it takes "
                      "the remaining 0.7899), so the entropy shown is lower than that of the real, much longer "
                      "list. The model spreads its belief evenly over the five rows.")),
 }

@@ -313,7 +313,7 @@ def test_the_chinese_explorer_shows_chinese_and_the_english_numbers():
         html = type_into(explorer, hypothesis="我是一个学生", references=["我是一个学生"], tokenize="13a")
         assert "有一个句子是不带空格的中文，而 tokenize=&#x27;13a&#x27; 只在空格（和标点）处切分" in html
         assert shown(html, "lmcore-bleu-score") == "0.0000"  # one token each, no 2-gram at all
-        assert "候选译文只有 1 个词元，根本没有 2 元组：N = 2 时，不加平滑的 BLEU 为 0" in html
+        assert "候选译文只有 1 个词元，根本没有长度为 2 的 n 元组：N = 2 时，不加平滑的 BLEU 为 0" in html
         html = type_into(explorer, hypothesis="", references=["a b"])
         assert "候选译文为空：c = 0，所以简短惩罚为 0，BLEU 也为 0。" in html and "（没有词元）" in html
         assert "BLEU 是拿候选译文与参考译文作比较" in type_into(explorer, hypothesis="a", references=[""])
@@ -325,14 +325,14 @@ def test_the_chinese_explorer_shows_chinese_and_the_english_numbers():
 
 def test_chinese_messages_table_notes_and_errors(chinese, monkeypatch):
     assert bleu_report("x", ["y"], tokenize="char").messages == (
-        "候选译文的 1 元组没有一个出现在参考译文中，所以 p_1 = 0，几何平均也是 0：不加平滑的 BLEU 为 0"
+        "候选译文中长度为 1 的 n 元组没有一个出现在参考译文中，所以 p_1 = 0，几何平均也是 0：不加平滑的 BLEU 为 0"
         "（第 6 章“深入一步”中的平滑可以避免这种情况）。",)
     assert bleu_report("我是 a student", ["我是 a teacher"]).messages[0].startswith(
         "中英文混排：用 tokenize='13a' 时，两个空格之间的汉字算作一个词元")
     sixty = " ".join(f"w{i}" for i in range(bleu_widget.TOKENS_SHOWN + 2))
     page = bleu_html(bleu_report(sixty, ["w0 w1"], max_order=1))
     assert "w59</code> …（另有 2 个）</div>" in page and "0（不在任何参考译文中）" in page
-    assert "表中只列出 62 个不同 1 元组中的前 30 个；计数和下方的分数则用到了全部元组。" in page
+    assert "长度为 1 的不同 n 元组共 62 个，表中只列出前 30 个；计数和下方的分数用到了全部 n 元组。" in page
     assert "<b>2</b>（已截断）" in bleu_html(bleu_report("a a a", ["a a"], max_order=1))
     assert "（它用 0-100 分制；两者不同！）" in bleu_html(dataclasses.replace(bleu_report("a b", ["a b"], max_order=2),
                                                            sacrebleu_score=99.0))

@@ -312,7 +312,7 @@ def test_the_chinese_game_of_characters_and_typed_sentences_in_chinese(setups, c
             in game.output.value)
     game.own.value = "我们的人好"
     game.own_button.click()
-    assert ("你的句子（5 个字）。其中有 1 个字模型在训练中从未见过（好），模型按 &lt;unk&gt; 给它们计分。"
+    assert ("你的句子（5 个字）。其中有 1 个字是模型在训练中从未见过的（好），模型按 &lt;unk&gt; 给它们计分。"
             in game.output.value)
     game.auto_button.click()
     assert "模型猜了第 1 到第 5 个字。" in game.output.value and "（按 &lt;unk&gt; 计）" in game.output.value
