@@ -18,6 +18,7 @@ the screen, every control of it on screen and nothing scrolled away.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -47,8 +48,25 @@ EXPLORER_CALL = "widgets.ProbabilityExplorer("
 ACTIVE = re.compile(r"\bjp-mod-active\b")
 
 
+@contextlib.contextmanager
+def projector_slideshow(base: str, token: str, notebook_name: str):
+    """Debian's chromium showing ``notebook_name`` as jupyterlab-rise's full-screen slideshow on a
+    1280 x 720 projector, with only 127.0.0.1 reachable: yields the page; the browser closes after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            page = local_only_context(browser, viewport=PROJECTOR).new_page()
+            page.set_default_timeout(UI_TIMEOUT_MS)
+            page.goto(f"{base}/rise/{notebook_name}?token={token}")
+            yield page
+        finally:
+            browser.close()
+
+
 def test_a_teacher_presents_a_chapter_with_a_live_explorer(jupyterlab, tmp_path):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from lmcore.widgets import PRESETS, distribution_from_weights
     from lmcore.widgets.probability import slider_weights
@@ -64,63 +82,56 @@ def test_a_teacher_presents_a_chapter_with_a_live_explorer(jupyterlab, tmp_path)
     start_weights = slider_weights(horse_race.p)
     screenshot = tmp_path / "slideshow.png"
 
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            page = local_only_context(browser, viewport=PROJECTOR).new_page()
-            page.set_default_timeout(UI_TIMEOUT_MS)
-            page.goto(f"{base}/rise/{SLIDESHOW_CHAPTER.name}?token={token}")
-            slide = page.locator(".reveal .slides section.present").last  # the slide on screen
-            expect(slide).to_contain_text(cells[0].source.splitlines()[0].lstrip("# "))
-            badge = slide.locator("img[alt='Binder']")  # the repository's own image: shown offline
-            expect(badge).to_have_js_property("complete", True)
-            assert badge.evaluate("image => image.naturalWidth") > 0, "the Binder badge did not load"
-            # The slides are the chapter's metadata: one horizontal slide per "slide", one more per "subslide".
-            expect(page.locator(".reveal .slides > section")).to_have_count(types.count("slide"))
-            expect(page.locator(".reveal .slides section:not(:has(section))")).to_have_count(
-                types.count("slide") + types.count("subslide"))
+    with projector_slideshow(base, token, SLIDESHOW_CHAPTER.name) as page:
+        slide = page.locator(".reveal .slides section.present").last  # the slide on screen
+        expect(slide).to_contain_text(cells[0].source.splitlines()[0].lstrip("# "))
+        badge = slide.locator("img[alt='Binder']")  # the repository's own image: shown offline
+        expect(badge).to_have_js_property("complete", True)
+        assert badge.evaluate("image => image.naturalWidth") > 0, "the Binder badge did not load"
+        # The slides are the chapter's metadata: one horizontal slide per "slide", one more per "subslide".
+        expect(page.locator(".reveal .slides > section")).to_have_count(types.count("slide"))
+        expect(page.locator(".reveal .slides section:not(:has(section))")).to_have_count(
+            types.count("slide") + types.count("subslide"))
 
-            page_config = json.loads(page.locator("#jupyter-config-data").text_content())
-            assert MATHJAX3_EXTENSION in page_config["disabledExtensions"], "the maths must render without it"
-            notebook_cells = page.locator(".jp-Notebook .jp-Cell")
-            expect(notebook_cells).to_have_count(len(cells))
-            wait_for_kernel_idle(page, base, token, SLIDESHOW_CHAPTER.name)  # the slideshow shows no kernel status
-            page.keyboard.press("Space")  # the next slide: the setup code
-            expect(slide).to_contain_text(cells[first_code].source.splitlines()[0])
-            notebook_cells.nth(first_code).locator(".jp-InputPrompt").click()
-            for index in range(first_code, explorer):
-                page.keyboard.press("Shift+Enter")  # run this cell, go on to the next (and its slide)
-                expect(notebook_cells.nth(index + 1)).to_have_class(ACTIVE)
-                if index == maths:
-                    expect(notebook_cells.nth(maths).locator("mjx-container").first).to_be_visible()
-                    assert "$$" not in notebook_cells.nth(maths).inner_text()
-            # The explorer's slide: run it and stay; the explorer is live: a drag moves the entropy.
-            explorer_slide = notebook_cells.nth(explorer).locator("xpath=ancestor::section[1]")
-            expect(explorer_slide).to_have_class(re.compile(r"\bpresent\b"))
-            page.keyboard.press("Control+Enter")
-            prompts = [notebook_cells.nth(i).locator(".jp-InputPrompt") for i in range(first_code, explorer + 1)
-                       if cells[i].cell_type == "code"]
-            for prompt in prompts:
-                expect(prompt).to_have_text(re.compile(r"\[\d+\]:"))
+        page_config = json.loads(page.locator("#jupyter-config-data").text_content())
+        assert MATHJAX3_EXTENSION in page_config["disabledExtensions"], "the maths must render without it"
+        notebook_cells = page.locator(".jp-Notebook .jp-Cell")
+        expect(notebook_cells).to_have_count(len(cells))
+        wait_for_kernel_idle(page, base, token, SLIDESHOW_CHAPTER.name)  # the slideshow shows no kernel status
+        page.keyboard.press("Space")  # the next slide: the setup code
+        expect(slide).to_contain_text(cells[first_code].source.splitlines()[0])
+        notebook_cells.nth(first_code).locator(".jp-InputPrompt").click()
+        for index in range(first_code, explorer):
+            page.keyboard.press("Shift+Enter")  # run this cell, go on to the next (and its slide)
+            expect(notebook_cells.nth(index + 1)).to_have_class(ACTIVE)
+            if index == maths:
+                expect(notebook_cells.nth(maths).locator("mjx-container").first).to_be_visible()
+                assert "$$" not in notebook_cells.nth(maths).inner_text()
+        # The explorer's slide: run it and stay; the explorer is live: a drag moves the entropy.
+        explorer_slide = notebook_cells.nth(explorer).locator("xpath=ancestor::section[1]")
+        expect(explorer_slide).to_have_class(re.compile(r"\bpresent\b"))
+        page.keyboard.press("Control+Enter")
+        prompts = [notebook_cells.nth(i).locator(".jp-InputPrompt") for i in range(first_code, explorer + 1)
+                   if cells[i].cell_type == "code"]
+        for prompt in prompts:
+            expect(prompt).to_have_text(re.compile(r"\[\d+\]:"))
 
-            entropy = explorer_slide.locator(".lmcore-probability-explorer .lmcore-entropy")
-            expect(entropy).to_have_text("2.0000")
-            # In the slideshow the notebook keeps the keyboard, so the teacher drags horse 1's slider.
-            handle = settled_box(explorer_slide.locator(".lmcore-p-weight .noUi-handle").first)
-            page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
-            page.mouse.down()
-            page.mouse.move(handle["x"] + handle["width"] / 2 + 60, handle["y"] + handle["height"] / 2, steps=5)
-            page.mouse.up()
-            readouts = explorer_slide.locator(".lmcore-p-weight .widget-readout")
-            expect(readouts.first).not_to_have_text(f"{start_weights[0]:.4f}")
-            weights = [float(text) for text in readouts.all_inner_texts()]
-            moved = distribution_from_weights(weights, horse_race.m)
-            expect(entropy).to_have_text(f"{moved.entropy:.4f}")
-            assert f"{moved.entropy:.4f}" != "2.0000"
-            expect(explorer_slide).to_have_class(re.compile(r"\bpresent\b"))  # the slider moved, not the slide
-            page.screenshot(path=str(screenshot))
-        finally:
-            browser.close()
+        entropy = explorer_slide.locator(".lmcore-probability-explorer .lmcore-entropy")
+        expect(entropy).to_have_text("2.0000")
+        # In the slideshow the notebook keeps the keyboard, so the teacher drags horse 1's slider.
+        handle = settled_box(explorer_slide.locator(".lmcore-p-weight .noUi-handle").first)
+        page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(handle["x"] + handle["width"] / 2 + 60, handle["y"] + handle["height"] / 2, steps=5)
+        page.mouse.up()
+        readouts = explorer_slide.locator(".lmcore-p-weight .widget-readout")
+        expect(readouts.first).not_to_have_text(f"{start_weights[0]:.4f}")
+        weights = [float(text) for text in readouts.all_inner_texts()]
+        moved = distribution_from_weights(weights, horse_race.m)
+        expect(entropy).to_have_text(f"{moved.entropy:.4f}")
+        assert f"{moved.entropy:.4f}" != "2.0000"
+        expect(explorer_slide).to_have_class(re.compile(r"\bpresent\b"))  # the slider moved, not the slide
+        page.screenshot(path=str(screenshot))
     shutil.copyfile(screenshot, SCREENSHOT_COPY)
     print(f"screenshot of the explorer's slide: {SCREENSHOT_COPY}")
 
@@ -181,7 +192,7 @@ EXPLORER_SLIDES = [
 def test_an_explorer_slide_fits_a_1280x720_projector(jupyterlab, tmp_path, explorer_slide):
     """The chapter full screen at 1280 x 720, run slide by slide up to its explorer: the explorer's slide,
     the explorer and every slider, menu, text box and button are on screen, nothing cut or scrolled away."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     expect.set_options(timeout=UI_TIMEOUT_MS)
     base, token = jupyterlab
@@ -195,46 +206,39 @@ def test_an_explorer_slide_fits_a_1280x720_projector(jupyterlab, tmp_path, explo
     explorer = next(i for i, cell in enumerate(cells) if explorer_slide.call in cell.source)
     screenshot = tmp_path / "explorer-slide.png"
 
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            page = local_only_context(browser, viewport=PROJECTOR).new_page()
-            page.set_default_timeout(UI_TIMEOUT_MS)
-            page.goto(f"{base}/rise/{path.name}?token={token}")
-            expect(page.locator(".jp-Notebook .jp-Cell")).to_have_count(len(cells))
+    with projector_slideshow(base, token, path.name) as page:
+        expect(page.locator(".jp-Notebook .jp-Cell")).to_have_count(len(cells))
 
-            def cell(index):  # by its place in the notebook (RISE moves cells between slides)
-                return page.locator(f".jp-Notebook .jp-Cell[data-windowed-list-index='{index}']")
+        def cell(index):  # by its place in the notebook (RISE moves cells between slides)
+            return page.locator(f".jp-Notebook .jp-Cell[data-windowed-list-index='{index}']")
 
-            wait_for_kernel_idle(page, base, token, path.name)
-            for _ in range(sum(kind in ("slide", "subslide") for kind in types[1:first_code + 1])):
-                page.keyboard.press("Space")  # on to the slide of the first code cell
-            cell(first_code).locator(".jp-InputPrompt").click()
-            # Shift+Enter, cell after cell, up to the explorer (where a prose cell opens a slide, RISE
-            # may pass it over: it is shown all the same); then every code cell before it has run.
-            active = page.locator(".jp-Notebook .jp-Cell.jp-mod-active")
-            while (now := int(active.get_attribute("data-windowed-list-index"))) < explorer:
-                page.keyboard.press("Shift+Enter")
-                expect(active).not_to_have_attribute("data-windowed-list-index", str(now))
-            page.keyboard.press("Control+Enter")
-            for index in range(first_code, explorer + 1):
-                if cells[index].cell_type == "code":
-                    expect(cell(index).locator(".jp-InputPrompt")).to_have_text(re.compile(r"\[\d+\]:"))
-            slide = cell(explorer).locator("xpath=ancestor::section[1]")
-            expect(slide).to_have_class(re.compile(r"\bpresent\b"))
-            expect(slide.locator(f"{explorer_slide.box} {explorer_slide.number}")).to_have_text(
+        wait_for_kernel_idle(page, base, token, path.name)
+        for _ in range(sum(kind in ("slide", "subslide") for kind in types[1:first_code + 1])):
+            page.keyboard.press("Space")  # on to the slide of the first code cell
+        cell(first_code).locator(".jp-InputPrompt").click()
+        # Shift+Enter, cell after cell, up to the explorer (where a prose cell opens a slide, RISE
+        # may pass it over: it is shown all the same); then every code cell before it has run.
+        active = page.locator(".jp-Notebook .jp-Cell.jp-mod-active")
+        while (now := int(active.get_attribute("data-windowed-list-index"))) < explorer:
+            page.keyboard.press("Shift+Enter")
+            expect(active).not_to_have_attribute("data-windowed-list-index", str(now))
+        page.keyboard.press("Control+Enter")
+        for index in range(first_code, explorer + 1):
+            if cells[index].cell_type == "code":
+                expect(cell(index).locator(".jp-InputPrompt")).to_have_text(re.compile(r"\[\d+\]:"))
+        slide = cell(explorer).locator("xpath=ancestor::section[1]")
+        expect(slide).to_have_class(re.compile(r"\bpresent\b"))
+        expect(slide.locator(f"{explorer_slide.box} {explorer_slide.number}")).to_have_text(
+            explorer_slide.first_number)
+        settled_box(slide.locator(explorer_slide.box))  # every output has rendered
+        measured = [slide.evaluate(ON_SCREEN, explorer_slide.box)]
+        if explorer_slide.then_preset:
+            slide.locator(f"{explorer_slide.box} select").first.select_option(label=explorer_slide.then_preset)
+            expect(slide.locator(f"{explorer_slide.box} {explorer_slide.number}")).not_to_have_text(
                 explorer_slide.first_number)
-            settled_box(slide.locator(explorer_slide.box))  # every output has rendered
-            measured = [slide.evaluate(ON_SCREEN, explorer_slide.box)]
-            if explorer_slide.then_preset:
-                slide.locator(f"{explorer_slide.box} select").first.select_option(label=explorer_slide.then_preset)
-                expect(slide.locator(f"{explorer_slide.box} {explorer_slide.number}")).not_to_have_text(
-                    explorer_slide.first_number)
-                settled_box(slide.locator(explorer_slide.box))
-                measured.append(slide.evaluate(ON_SCREEN, explorer_slide.box))
-            page.screenshot(path=str(screenshot))
-        finally:
-            browser.close()
+            settled_box(slide.locator(explorer_slide.box))
+            measured.append(slide.evaluate(ON_SCREEN, explorer_slide.box))
+        page.screenshot(path=str(screenshot))
     def on_screen(box):
         left, top, right, bottom = box
         return left >= 0 and top >= 0 and right <= PROJECTOR["width"] + 0.5 and bottom <= PROJECTOR["height"] + 0.5
