@@ -48,6 +48,26 @@ EXPLORER_CALL = "widgets.ProbabilityExplorer("
 ACTIVE = re.compile(r"\bjp-mod-active\b")
 
 
+PRESENT_SLIDE = ".reveal .slides section.present:not(:has(section))"  # the slide on screen: a leaf of reveal's tree
+
+
+def next_slide(page) -> None:
+    """Space, and wait until reveal.js shows another slide. On a busy machine a press made while
+    the slideshow is still settling can be lost, so a press that moves nothing in 15 s is repeated
+    (three presses at most)."""
+    from playwright.sync_api import expect
+
+    page.locator(PRESENT_SLIDE).evaluate("slide => { slide.dataset.left = 'yes'; }")
+    for _ in range(3):
+        page.keyboard.press("Space")
+        try:
+            expect(page.locator(f"{PRESENT_SLIDE}:not([data-left])")).to_have_count(1, timeout=15_000)
+            return
+        except AssertionError:
+            continue
+    raise AssertionError("three presses of Space did not move the slideshow on")
+
+
 @contextlib.contextmanager
 def projector_slideshow(base: str, token: str, notebook_name: str):
     """Debian's chromium showing ``notebook_name`` as jupyterlab-rise's full-screen slideshow on a
@@ -98,7 +118,7 @@ def test_a_teacher_presents_a_chapter_with_a_live_explorer(jupyterlab, tmp_path)
         notebook_cells = page.locator(".jp-Notebook .jp-Cell")
         expect(notebook_cells).to_have_count(len(cells))
         wait_for_kernel_idle(page, base, token, SLIDESHOW_CHAPTER.name)  # the slideshow shows no kernel status
-        page.keyboard.press("Space")  # the next slide: the setup code
+        next_slide(page)  # the next slide: the setup code
         expect(slide).to_contain_text(cells[first_code].source.splitlines()[0])
         notebook_cells.nth(first_code).locator(".jp-InputPrompt").click()
         for index in range(first_code, explorer):
@@ -214,7 +234,8 @@ def test_an_explorer_slide_fits_a_1280x720_projector(jupyterlab, tmp_path, explo
 
         wait_for_kernel_idle(page, base, token, path.name)
         for _ in range(sum(kind in ("slide", "subslide") for kind in types[1:first_code + 1])):
-            page.keyboard.press("Space")  # on to the slide of the first code cell
+            next_slide(page)  # on to the slide of the first code cell
+        expect(cell(first_code).locator("xpath=ancestor::section[1]")).to_have_class(re.compile(r"\bpresent\b"))
         cell(first_code).locator(".jp-InputPrompt").click()
         # Shift+Enter, cell after cell, up to the explorer (where a prose cell opens a slide, RISE
         # may pass it over: it is shown all the same); then every code cell before it has run.
