@@ -7,8 +7,3 @@ tests/notebooks/test_zh_edition.py instead of being executed a second time (the 
 
 collect_ignore = ["notebooks/zh"]
 
-
-def pytest_report_header(config):
-    """What the first, quiet minute is: the long files start first (tests/conftest.py)."""
-    return ["lmcore: the real-browser and website tests start first; JupyterLab, Chromium and a site build "
-            "take 30-70 s before their first results, then the rest follows quickly."]

@@ -20,6 +20,10 @@ settings.load_profile("lmcore")
 # The browser test's notebook is test data, not a chapter: keep nbval from collecting it.
 collect_ignore_glob = ["browser/*.ipynb"]
 
+def pytest_report_header(config):
+    return extras.report_header()
+
+
 def pytest_sessionstart(session):
     """CI sets LMCORE_REQUIRE_EXTRAS so that every optional test runs rather than skips (tests/extras.py)."""
     if extras.required_in_ci() and extras.missing():

@@ -40,6 +40,20 @@ def missing() -> list[str]:
     return [f"{name} ({how})" for name, (present, how) in EXTRAS.items() if not present()]
 
 
+def report_header() -> list[str]:
+    """pytest's header: what the first, quiet minute is (the browser files start first), and which
+    optional tests skip here."""
+    absent = [name for name, (present, _) in EXTRAS.items() if not present()]
+    lines = []
+    if not {"playwright", "chromium"} & set(absent):
+        lines.append("lmcore: the real-browser and website tests start first; JupyterLab, Chromium and a site build "
+                     "take 30-70 s before their first results, then the rest follows quickly.")
+    if absent:
+        lines.append(f"lmcore: optional extras missing here: {', '.join(absent)}; the tests that need them are "
+                     "skipped, with the reasons at the end (README, 'Optional extras').")
+    return lines
+
+
 def require(name: str, reason: str | None = None) -> None:
     """Skip the calling test unless extra ``name`` is here; fail instead under ``LMCORE_REQUIRE_EXTRAS``."""
     present, how = EXTRAS[name]

@@ -2,16 +2,22 @@
 `pytest` need (the Chinese font included: no apt step), the pins agree with each other and
 with the `notebook` that goes with the pinned JupyterLab, and lmcore itself comes from postBuild.
 
+Whether the pins agree is read from binder/pinned-requires.json, what each pinned release
+requires (binder/pin.py writes it beside the pins), never from the releases installed here: a
+fresh install gets today's newest releases, which may require other versions than the pinned ones.
+
 The badges pointing at binder/repo.txt are checked in tests/notebooks/test_notebook_hygiene.py.
 """
 
+import importlib.util
+import json
 import re
 import shlex
 from importlib import metadata
 from pathlib import Path
 
 import pytest
-from packaging.requirements import InvalidRequirement, Requirement
+from packaging.requirements import Requirement
 from packaging.version import Version
 
 try:
@@ -21,6 +27,9 @@ except ModuleNotFoundError:  # Python 3.10: pytest brings tomli there
 
 ROOT = Path(__file__).resolve().parents[2]
 BINDER = ROOT / "binder"
+_spec = importlib.util.spec_from_file_location("binder_pin", BINDER / "pin.py")
+pin = importlib.util.module_from_spec(_spec)  # binder/ is no package: loaded from its file
+_spec.loader.exec_module(pin)
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 # What pytest's addopts need beyond pytest itself: an option (or option prefix) -> the
@@ -33,13 +42,11 @@ PLUGIN_OPTIONS = {
     "--nbval": ("nbval",),  # and every --nbval-... option
     "--hypothesis": ("hypothesis",),
 }
-BUILTIN_OPTIONS = {"--doctest-modules", "-p", "-q", "-v", "-ra", "-x", "--strict-markers", "--strict-config",
+BUILTIN_OPTIONS = {"--doctest-modules", "-p", "-q", "-v", "-ra", "-rs", "-x", "--strict-markers", "--strict-config",
                    "--import-mode"}
 
 
-def normalize(name: str) -> str:
-    """PEP 503: ``Jinja2``, ``jupyter_core`` and ``jupyter.core`` name one project each."""
-    return re.sub(r"[-_.]+", "-", name).lower()
+normalize = pin.normalize
 
 
 def requirement_lines(path: Path) -> list[str]:
@@ -114,36 +121,93 @@ def test_the_optional_extras_and_lmcore_are_not_pinned():
     assert re.search(r"pip install --no-deps -e \.", post_build)
 
 
-def test_pinned_packages_bring_their_dependencies():
-    """Where this environment has a pinned package at its pinned version, what it requires
-    (on the Python of binder/runtime.txt) is pinned too, at a version it accepts: `pip check` for Binder."""
-    pinned = pins()
+def recorded() -> dict[str, dict]:
+    """binder/pinned-requires.json: each pin's release and what it requires (written by binder/pin.py)."""
+    return json.loads((BINDER / "pinned-requires.json").read_text(encoding="utf-8"))
+
+
+def binder_markers() -> dict[str, str]:
+    """Binder's machine as environment markers: the CPython of binder/runtime.txt on 64-bit Linux,
+    whatever machine runs the tests."""
     python = re.fullmatch(r"python-(\d+\.\d+)", (BINDER / "runtime.txt").read_text(encoding="utf-8").strip())
     assert python, "binder/runtime.txt should read python-X.Y"
-    environment = {"python_version": python.group(1), "python_full_version": python.group(1) + ".0"}
-    checked, missing = 0, []
-    for name in pinned:
+    return {"python_version": python.group(1), "python_full_version": python.group(1) + ".0",
+            "sys_platform": "linux", "platform_system": "Linux", "os_name": "posix", "platform_machine": "x86_64",
+            "implementation_name": "cpython", "platform_python_implementation": "CPython"}
+
+
+def unmet_requirements(record: dict[str, dict], markers: dict[str, str]) -> list[str]:
+    """What ``pip check`` would report for an environment holding exactly ``record``'s releases:
+    each requirement (of the pins, and of the extras a pin is required with) that applies on the
+    machine ``markers`` describe and names a package not pinned, or pinned at a version it refuses."""
+    unmet, wanted = [], [(name, "") for name in record]  # (package, extra) pairs still to check
+    seen = set()
+    while wanted:
+        name, extra = wanted.pop()
+        if (name, extra) in seen or name not in record:
+            continue
+        seen.add((name, extra))
+        for line in record[name]["requires"]:
+            requirement = Requirement(line)
+            marker = requirement.marker
+            if marker and not marker.evaluate({**markers, "extra": extra}):
+                continue  # another extra, Python or platform
+            if extra and (marker is None or marker.evaluate({**markers, "extra": ""})):
+                continue  # not the extra's own: checked with the package itself
+            target = normalize(requirement.name)
+            if target not in record:
+                unmet.append(f"{name}{f'[{extra}]' if extra else ''} needs {requirement}, which is not pinned")
+            elif not requirement.specifier.contains(record[target]["version"], prereleases=True):
+                unmet.append(f"{name} needs {requirement}, pinned {target}=={record[target]['version']}")
+            wanted.extend((target, normalize(e)) for e in requirement.extras)
+    return unmet
+
+
+def test_the_record_is_the_pins():
+    """binder/requirements.txt is binder/pin.py's text of the record, so neither changes alone."""
+    assert pin.pins_text(recorded()) == (BINDER / "requirements.txt").read_text(encoding="utf-8"), \
+        "binder/requirements.txt and binder/pinned-requires.json disagree: regenerate both with binder/pin.py"
+    assert {name: entry["version"] for name, entry in recorded().items()} == pins()
+
+
+def test_the_pins_satisfy_one_another():
+    """The pinned file installs consistently (what `pip install --dry-run -r binder/requirements.txt`
+    would find): every requirement of every pinned release, on Binder's Python and platform, is pinned
+    at a version it accepts. It reads the record alone, so no network is needed and the releases
+    installed on the testing machine (newer ones, after a fresh install) play no part."""
+    unmet = unmet_requirements(recorded(), binder_markers())
+    assert not unmet, "\n".join(unmet)
+
+
+def test_the_check_finds_what_pip_check_would():
+    record = {
+        "a": {"name": "a", "version": "1.0", "requires": ['b>=2', 'c[fast]==1.0; python_version >= "3.8"',
+                                                       'd; sys_platform == "win32"', 'e; extra == "docs"']},
+        "b": {"name": "b", "version": "1.5", "requires": []},
+        "c": {"name": "c", "version": "1.0", "requires": ['f; extra == "fast"']},
+    }
+    assert sorted(unmet_requirements(record, binder_markers())) == [
+        "a needs b>=2, pinned b==1.5", 'c[fast] needs f; extra == "fast", which is not pinned']
+    record["b"]["version"], record["f"] = "2.0", {"name": "f", "version": "0.1", "requires": []}
+    assert unmet_requirements(record, binder_markers()) == []
+
+
+def test_the_record_agrees_with_each_release_installed_at_its_pinned_version():
+    """The record cannot drift from the releases it describes. Assumption about versions: only a
+    package installed here at exactly its pinned version is compared (its installed metadata then
+    describes the pinned release); one installed at another version (a newer release after a fresh
+    install, or an older one) or not at all says nothing about the pinned release and is left out,
+    so the test holds whatever releases PyPI serves on the day of the install."""
+    disagree = []
+    for name, entry in recorded().items():
         try:
-            # the installed release's requirements stand in for the pinned one's: a release
-            # that drifted from its pin rarely adds a dependency, and a skip could hide one
-            requires = metadata.requires(name) or []
+            installed = metadata.distribution(name)
         except metadata.PackageNotFoundError:
             continue
-        checked += 1
-        for line in requires:
-            try:
-                requirement = Requirement(line)
-            except InvalidRequirement:
-                continue
-            if requirement.marker and not requirement.marker.evaluate({**environment, "extra": ""}):
-                continue  # an optional extra, or another Python or platform
-            wanted = normalize(requirement.name)
-            if wanted not in pinned:
-                missing.append(f"{name} needs {requirement}")
-            elif not requirement.specifier.contains(pinned[wanted], prereleases=True):
-                missing.append(f"{name} needs {requirement}, pinned {wanted}=={pinned[wanted]}")
-    assert checked >= 10, f"only {checked} pinned packages are installed here: install requirements.txt first"
-    assert not missing, "\n".join(missing)
+        at_pin = Version(installed.version) == Version(entry["version"])
+        if at_pin and sorted(installed.requires or []) != entry["requires"]:
+            disagree.append(f"{name}=={entry['version']}")
+    assert not disagree, f"binder/pinned-requires.json is not what these releases require: {disagree}"
 
 
 def test_no_apt_step_the_font_comes_from_the_pins():

@@ -34,6 +34,16 @@ def test_a_present_extra_does_nothing(monkeypatch):
     assert optional_extras.require("air") is None
 
 
+def test_the_header_announces_the_slow_start_only_where_the_browser_tests_run(monkeypatch):
+    for name in optional_extras.EXTRAS:
+        monkeypatch.setitem(optional_extras.EXTRAS, name, (lambda: True, "-"))
+    assert [line[:44] for line in optional_extras.report_header()] == ["lmcore: the real-browser and website tests s"]
+    monkeypatch.setitem(optional_extras.EXTRAS, "chromium", (lambda: False, "apt-get install chromium"))
+    monkeypatch.setitem(optional_extras.EXTRAS, "kenlm", (lambda: False, "pip install kenlm"))
+    (header,) = optional_extras.report_header()
+    assert header.startswith("lmcore: optional extras missing here: kenlm, chromium; the tests that need them")
+
+
 def test_no_test_skips_except_through_the_guard():
     skipping = re.compile(r"importorskip|pytest\.skip\(|mark\.skip(if)?\b|pytest\.xfail|mark\.xfail")
     offenders = [f"{path.name}:{number}: {line.strip()}"
