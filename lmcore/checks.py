@@ -10,7 +10,10 @@ both messages begin with the argument's name and say what was wrong and what was
 - :func:`check_weights`, :func:`check_probabilities`, :func:`check_distribution`: arrays of
   non-negative numbers, of probabilities, of probabilities that sum to 1
   (within :func:`sum_tolerance`, see :data:`PROBABILITY_SUM_TOLERANCE`);
-- :func:`check_tokens`, :func:`check_sentences`: a token list, a list of token lists.
+- :func:`check_tokens`, :func:`check_sentences`: a token list, a list of token lists;
+- :func:`check_finite`: numbers none of which is NaN or infinite (parameters, statistics);
+- :func:`check_no_missing`: a sample of symbols with no missing value (NaN or None) in it;
+- :func:`check_path`: a file name.
 
 This module sits on the lowest floor: it imports only numpy and the standard library, and
 knows nothing of language models. (:func:`gc_paused` is here too, a helper of the same kind.)
@@ -29,14 +32,15 @@ import contextlib
 import gc
 import math
 import numbers
-from collections.abc import Iterator, Mapping, Sequence
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 __all__ = [
     "gc_paused", "check_int", "check_number", "check_bool", "check_str", "check_base",
     "PROBABILITY_SUM_TOLERANCE", "sum_tolerance", "check_weights", "check_probabilities", "check_distribution",
-    "check_tokens", "check_sentences",
+    "check_tokens", "check_sentences", "check_finite", "check_no_missing", "check_path",
 ]
 
 
@@ -221,7 +225,7 @@ def sum_tolerance(n: int) -> float:
     >>> sum_tolerance(1), f"{sum_tolerance(6):.3g}", f"{sum_tolerance(1000):.3g}"
     (1e-06, '3e-06', '0.0005')
     """
-    return max(PROBABILITY_SUM_TOLERANCE, n * _ROUNDING + _SLACK)
+    return max(PROBABILITY_SUM_TOLERANCE, check_int(n, "n", minimum=0) * _ROUNDING + _SLACK)
 
 
 _DIMENSIONS = {1: "one-dimensional", 2: "two-dimensional"}
@@ -384,3 +388,98 @@ def check_sentences(sentences: object, name: str = "sentences", *, allow_empty: 
         for i, sentence in enumerate(sentences):
             _check_str_tokens(sentence, f"{name}[{i}]")
     return sentences
+
+
+# --- finite numbers, samples without missing values, file names -----------------------------------
+
+
+def check_finite(values: object, name: str) -> np.ndarray:
+    """``values`` (a number, a sequence or an array of numbers, of any shape) as a float array, if
+    none of them is NaN or infinite; negative numbers pass (log-probabilities, differences).
+
+    >>> check_finite([[0.5, -2.0]], "matrix").tolist()
+    [[0.5, -2.0]]
+    >>> check_finite([0.5, float("nan")], "scores_a")
+    Traceback (most recent call last):
+    ...
+    ValueError: scores_a contains NaN
+    """
+    if isinstance(values, (str, bytes, Mapping)):
+        raise TypeError(f"{name} must be numbers (a sequence or an array), got {type(values).__name__}")
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError):  # ragged lists
+        raise TypeError(f"{name} must contain only numbers") from None
+    if array.dtype.kind not in "iuf":  # str, bool, complex, None, lists inside ...
+        raise TypeError(f"{name} must contain only numbers")
+    array = array.astype(float, copy=False)
+    if np.isnan(array).any():
+        raise ValueError(f"{name} contains NaN")
+    if np.isinf(array).any():
+        raise ValueError(f"{name} contains an infinite value")
+    return array
+
+
+def _missing(value: object) -> bool:
+    """Whether ``value`` stands for a missing value: None, or a NaN (the one number unequal to itself)."""
+    return value is None or (isinstance(value, numbers.Number) and value != value)
+
+
+def check_no_missing(sample: object, name: str, distinct: Iterable | None = None) -> object:
+    """``sample`` (a sequence of symbols, or an array) if none of its values is missing: NaN or None
+    is no symbol (NaN is not even equal to itself, so two NaNs would count as two types, or fail a
+    lookup), so a sample holding one is refused, with its position.
+
+    The check is cheap on samples of millions of tokens: a float array costs one ``np.isnan``, and
+    for other samples ``distinct`` (their distinct values, such as the keys of a dict or ``Counter``
+    the caller built from them anyway) is scanned instead of every token.
+
+    >>> check_no_missing([1.0, float("nan"), 2.0], "sequence")
+    Traceback (most recent call last):
+    ...
+    ValueError: sequence contains NaN at position 1: a missing value, not a symbol; drop or fill missing values first
+    >>> check_no_missing(["a", "b"], "tokens")
+    ['a', 'b']
+    """
+    if isinstance(sample, np.ndarray) and sample.dtype.kind in "fc":
+        nan = np.isnan(sample)
+        if nan.any():
+            _refuse_missing(name, "NaN", int(np.flatnonzero(nan.ravel())[0]))
+        return sample
+    if isinstance(sample, np.ndarray) and sample.dtype.kind != "O":
+        return sample  # ints, bools, str: nothing can be missing
+    missing = next(filter(_missing, sample if distinct is None else distinct), _NOTHING_MISSING)
+    if missing is not _NOTHING_MISSING:
+        where = None  # a generator, already read: no position to give
+        if isinstance(sample, (Sequence, np.ndarray)):
+            where = next(i for i, value in enumerate(sample) if _missing(value))
+            missing = sample[where]
+        _refuse_missing(name, "None" if missing is None else "NaN", where)
+    return sample
+
+
+_NOTHING_MISSING = object()
+
+
+def _refuse_missing(name: str, what: str, where: int | None) -> None:
+    position = "" if where is None else f" at position {where}"
+    raise ValueError(f"{name} contains {what}{position}: a missing value, not a symbol; "
+                     "drop or fill missing values first")
+
+
+def check_path(path: object, name: str = "path") -> str | bytes | os.PathLike:
+    """``path`` if it is a file name: a ``str``, ``bytes`` or a ``pathlib.Path`` (any ``os.PathLike``);
+    not an int, which ``open`` would take as an open file descriptor.
+
+    >>> check_path("model.arpa")
+    'model.arpa'
+    >>> check_path(3)
+    Traceback (most recent call last):
+    ...
+    TypeError: path must be a file name (a str or a pathlib.Path), got int
+    """
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"{name} must be a file name (a str or a pathlib.Path), got {type(path).__name__}")
+    if not os.fspath(path):
+        raise ValueError(f"{name} is empty: give a file name")
+    return path

@@ -32,6 +32,8 @@ import json
 import string
 from importlib import resources
 
+from lmcore.checks import check_str
+
 __all__ = ["LANGUAGES", "set_language", "language", "tr", "translatable", "Message", "localised", "catalog",
            "fields"]
 
@@ -64,6 +66,7 @@ def tr(text: str, /, **fields: object) -> str:
 
     English returns ``text`` itself; a text without a translation, too.
     """
+    check_str(text, "text")
     if _current != "en":
         text = catalog(_current).get(text, text)
     return text.format(**fields) if fields else text
@@ -114,6 +117,7 @@ def catalog(code: str) -> dict[str, str]:
     Two files that translate one text differently are an error, so that a text reads the same
     everywhere in the course.
     """
+    check_str(code, "code")
     merged: dict[str, str] = {}
     folder = resources.files("lmcore") / "locale" / code
     if not folder.is_dir():

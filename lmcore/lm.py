@@ -40,10 +40,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lmcore.checks import check_str, check_tokens
+from lmcore.checks import PROBABILITY_SUM_TOLERANCE, check_str, check_tokens
 from lmcore.text import BOS_ID, Vocabulary
 
-__all__ = ["Sentences", "NotFittedError", "TokenScores", "LanguageModel", "context_rows", "check_language_model"]
+__all__ = ["Sentences", "NotFittedError", "TokenScores", "LanguageModel", "context_rows", "check_id_rows",
+           "check_model_probs", "check_language_model"]
 
 #: Tokenized sentences, each a list of str tokens without markers: what models fit and score.
 Sentences = Sequence[Sequence[str]]
@@ -131,7 +132,7 @@ class LanguageModel(abc.ABC):
         check_str(word, "word")
         self.check_fitted()
         grams, context_len = context_rows(self, context, np.array([self.vocab.id(word)]))
-        return float(self.outcome_probs(grams, context_len)[0])
+        return float(check_model_probs(self, self.outcome_probs(grams, context_len))[0])
 
     def logprob(self, word: str, context: Sequence[str] = ()) -> float:
         """Natural log of :meth:`prob`; ``-inf`` for probability 0."""
@@ -141,7 +142,7 @@ class LanguageModel(abc.ABC):
     def distribution(self, context: Sequence[str] = ()) -> np.ndarray:
         """P(every outcome | ``context``), aligned with ``outcome_ids``."""
         grams, context_len = context_rows(self, context, self.outcome_ids)
-        return self.outcome_probs(grams, context_len)
+        return check_model_probs(self, self.outcome_probs(grams, context_len))
 
     def next_word_distribution(self, context: Sequence[str] = ()) -> dict[str, float]:
         """Every outcome with P(outcome | context), most probable first (ties by vocabulary order).
@@ -176,7 +177,7 @@ def context_rows(model: LanguageModel, context: Sequence[str], targets: np.ndarr
     context longer than the model reads is refused, or cut to its last tokens for a model
     whose ``keeps_last_tokens`` is true (a window that slides along the text).
     """
-    model.check_fitted()
+    check_language_model(model)
     check_tokens(context, name)
     width = model.context_length
     if len(context) > width:
@@ -184,11 +185,68 @@ def context_rows(model: LanguageModel, context: Sequence[str], targets: np.ndarr
             raise ValueError(f"{name} has {len(context)} tokens; {_reach(model)}")
         context = context[len(context) - width:]
     context_ids = model.vocab.encode(list(context))
-    targets = np.asarray(targets, dtype=np.int64)
+    targets = np.asarray(targets)
+    if targets.ndim != 1 or (targets.size and not np.issubdtype(targets.dtype, np.integer)):
+        raise TypeError(f"targets must be a 1-d array of int ids, got {targets.dtype} of shape {targets.shape}")
+    targets = targets.astype(np.int64, copy=False)
     grams = np.full((targets.size, width + 1), BOS_ID, dtype=np.int64)
     grams[:, width - len(context_ids): width] = context_ids
     grams[:, -1] = targets
     return grams, np.full(targets.size, len(context_ids))
+
+
+def check_id_rows(model: LanguageModel, grams: object, context_len: object) -> tuple[np.ndarray, np.ndarray]:
+    """``grams`` and ``context_len`` as :meth:`LanguageModel.id_probs` reads them, checked: N rows of
+    at most ``context_length + 1`` int ids of ``model``'s vocabulary (a lower order reads fewer), and
+    N ints from 0 to the row's width - 1 (a float or NaN would index the wrong rows, or give NaN).
+
+    >>> from lmcore.ngram import MLE
+    >>> model = MLE(2).fit([["a", "b"]])
+    >>> check_id_rows(model, [[1, 3]], [1.0])
+    Traceback (most recent call last):
+    ...
+    TypeError: context_len must be a 1-d array of 1 int (one per row of grams), got float64 of shape (1,)
+    """
+    model.check_fitted()
+    grams, context_len = np.asarray(grams), np.asarray(context_len)
+    width = model.context_length + 1
+    if grams.ndim != 2 or not 1 <= grams.shape[1] <= width or grams.dtype.kind not in "iu":
+        raise TypeError(f"grams must be an int array of shape (N, {width}), got {grams.dtype} of shape {grams.shape}")
+    n = grams.shape[0]
+    if context_len.shape != (n,) or context_len.dtype.kind not in "iu":
+        raise TypeError(f"context_len must be a 1-d array of {n} int{'s' * (n != 1)} (one per row of grams), "
+                        f"got {context_len.dtype} of shape {context_len.shape}")
+    # seen as unsigned, a negative number is huge: one max finds both ends (id_probs is a hot path)
+    if n and _unsigned(grams).max() >= len(model.vocab):
+        raise ValueError(f"grams holds ids outside 0..{len(model.vocab) - 1}")
+    if n and _unsigned(context_len).max() >= grams.shape[1]:
+        raise ValueError(f"context_len must be between 0 and {grams.shape[1] - 1}, "
+                         f"got {context_len.min()} .. {context_len.max()}")
+    return grams, context_len
+
+
+def _unsigned(array: np.ndarray) -> np.ndarray:
+    """An int array's bits read as unsigned ints of the same size (no copy)."""
+    return array.view(f"u{array.dtype.itemsize}")
+
+
+def check_model_probs(model: LanguageModel, probs: np.ndarray) -> np.ndarray:
+    """``probs``, which ``model`` just computed, if each is a probability (a rounding error of
+    :data:`lmcore.checks.PROBABILITY_SUM_TOLERANCE` above 1 passes): the tools refuse a model that
+    answers NaN or a number outside [0, 1] by name, rather than pass the number on.
+
+    >>> from lmcore.ngram import MLE
+    >>> check_model_probs(MLE(1), np.array([0.5, np.nan]))
+    Traceback (most recent call last):
+    ...
+    ValueError: model MLE gave the probability nan (not a number in [0, 1]) for 1 of 2 rows
+    """
+    good = (probs >= 0) & (probs <= 1 + PROBABILITY_SUM_TOLERANCE)  # NaN is neither
+    if not good.all():
+        bad = probs[~good]
+        raise ValueError(f"model {type(model).__name__} gave the probability {bad[0]:.6g} (not a number in [0, 1]) "
+                         f"for {bad.size} of {probs.size} rows")
+    return probs
 
 
 def _reach(model: LanguageModel) -> str:

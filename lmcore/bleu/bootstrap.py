@@ -50,7 +50,7 @@ from numpy.typing import ArrayLike
 
 from lmcore.bleu.score import BleuStats, sentence_stats
 from lmcore.bleu.signature import BleuSignature
-from lmcore.checks import check_int, check_number
+from lmcore.checks import check_finite, check_int, check_number
 
 __all__ = ["stats_matrix", "sentence_stats_matrix", "bleu_scores", "resample_indices", "resampled_sums",
            "order_statistic_interval", "PairedBootstrap"]
@@ -219,6 +219,7 @@ def resampled_sums(matrix: np.ndarray, indices: np.ndarray) -> np.ndarray:
         raise ValueError(f"matrix and indices must be 2-D, got shapes {matrix.shape} and {indices.shape}")
     if matrix.dtype.kind not in "iuf":
         raise TypeError(f"matrix must hold numbers (statistics from stats_matrix), got dtype {matrix.dtype}")
+    matrix = check_finite(matrix, "matrix")  # a NaN would spread to every resample that draws its row
     if indices.size and indices.dtype.kind not in "iu":
         raise TypeError(f"indices must be whole row numbers (from resample_indices), got dtype {indices.dtype}")
     n_resamples, n_items = indices.shape[0], matrix.shape[0]
@@ -226,7 +227,7 @@ def resampled_sums(matrix: np.ndarray, indices: np.ndarray) -> np.ndarray:
         raise ValueError(f"indices must be between 0 and {n_items - 1} (rows of matrix)")
     flat = (indices + np.arange(n_resamples)[:, None] * n_items).ravel()
     counts = np.bincount(flat, minlength=n_resamples * n_items).reshape(n_resamples, n_items)
-    return counts.astype(float) @ matrix.astype(float)
+    return counts.astype(float) @ matrix
 
 
 def order_statistic_interval(values: ArrayLike, confidence: float = 0.95) -> tuple[float, float]:
@@ -278,6 +279,16 @@ class PairedBootstrap:
     scores_b: np.ndarray
     confidence: float
     seed: int | None
+
+    def __post_init__(self) -> None:
+        for name in ("score_a", "score_b"):
+            check_number(getattr(self, name), name, low=0, high=1)
+        a, b = check_finite(self.scores_a, "scores_a"), check_finite(self.scores_b, "scores_b")
+        if a.ndim != 1 or a.shape != b.shape or a.size == 0:
+            raise ValueError(f"scores_a and scores_b must be one score per resample, as many of each, got shapes "
+                             f"{a.shape} and {b.shape}")
+        _check_confidence(self.confidence)
+        _check_seed(self.seed)
 
     @property
     def delta(self) -> float:

@@ -101,7 +101,7 @@ def _check_settings(*, tokenize: str, lowercase: bool, smooth_method: str, smoot
              (("lowercase", lowercase), ("effective_order", effective_order), ("nltk_totals", nltk_totals))}
     check_max_order(max_order)
     resolved_weights = _resolve_weights(weights, max_order)
-    if smooth_method not in SMOOTHING_DEFAULTS:
+    if not isinstance(smooth_method, str) or smooth_method not in SMOOTHING_DEFAULTS:
         raise ValueError(f"smooth_method must be one of {tuple(SMOOTHING_DEFAULTS)}, got {smooth_method!r}")
     default, value = SMOOTHING_DEFAULTS[smooth_method], smooth_value
     if value is not None and default is None:

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-from lmcore.lm import LanguageModel, check_language_model
+from lmcore.lm import LanguageModel, check_language_model, check_model_probs
 from lmcore.ngram import KneserNey
 from lmcore.text import BOS_ID
 
@@ -79,6 +79,7 @@ class Predictor:
     """
 
     def __init__(self, model: LanguageModel, method: str = "auto"):
+        check_language_model(model)
         if method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {method!r}")
         self.model = model
@@ -103,7 +104,7 @@ class Predictor:
         if context:
             grams[:, self.order - 1 - len(context) : self.order - 1] = context
         grams[:, -1] = ids
-        return self.model.id_probs(grams, np.full(ids.size, len(context)))
+        return check_model_probs(self.model, self.model.id_probs(grams, np.full(ids.size, len(context))))
 
     def _compute(self, suffixes: Sequence[tuple[int, ...]]) -> None:
         """Fill the cache for ``suffixes`` (distinct, not cached, none empty) with one call of the model."""
@@ -138,7 +139,7 @@ class Predictor:
             lengths.append(np.full(ids.size, k))
             counts.append(np.bincount(owner, minlength=len(group)))
             owners.extend(group)
-        probs = self.model.id_probs(np.concatenate(grams), np.concatenate(lengths))
+        probs = check_model_probs(self.model, self.model.id_probs(np.concatenate(grams), np.concatenate(lengths)))
         ids = np.concatenate(grams)[:, -1]
         edges = np.cumsum(np.concatenate(counts))[:-1]
         for suffix, suffix_ids, suffix_probs in zip(owners, np.split(ids, edges), np.split(probs, edges)):

@@ -54,7 +54,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lmcore.lm import LanguageModel, Sentences, check_language_model
+from lmcore.checks import PROBABILITY_SUM_TOLERANCE
+from lmcore.lm import LanguageModel, Sentences, TokenScores, check_language_model
 
 __all__ = ["UNKNOWN_MODES", "EOS_MODES", "PerplexityResult", "evaluate", "perplexity", "bits_per_token",
            "sentence_perplexities"]
@@ -97,6 +98,7 @@ def _scored(model, sentences, unknown: str, eos: str):
     """Per-token log-probabilities after the conventions, and which tokens enter the sum and the count."""
     _check_modes(unknown, eos)
     scores = check_language_model(model).score_tokens(sentences)
+    _check_logprobs(model, scores)
     logprobs = scores.logprobs.copy()
     if unknown == "zero":
         logprobs[scores.is_oov] = -math.inf
@@ -105,6 +107,20 @@ def _scored(model, sentences, unknown: str, eos: str):
         in_sum &= ~scores.is_eos
     in_count = in_sum & ~scores.is_eos if eos == "ppl1" else in_sum
     return scores, logprobs, in_sum, in_count
+
+
+_ABOVE_LOG_1 = math.log1p(PROBABILITY_SUM_TOLERANCE)  # log P above 0 by rounding: P up to 1 + the tolerance
+
+
+def _check_logprobs(model: LanguageModel, scores: TokenScores) -> None:
+    """Refuse a model's log-probabilities that are NaN or above 0 (a probability above 1): they
+    would make the perplexity NaN or too low, silently. ``-inf`` (probability 0) is no error."""
+    bad = np.flatnonzero(~(scores.logprobs <= _ABOVE_LOG_1))  # NaN fails every comparison
+    if bad.size:
+        first = bad[0]
+        raise ValueError(f"model {type(model).__name__} gave the log-probability {scores.logprobs[first]:.6g} (not "
+                         f"a log-probability <= 0) to {bad.size} of {scores.logprobs.size} tokens, the first at "
+                         f"sentences[{scores.sentence_index[first]}], position {scores.position[first]}")
 
 
 def evaluate(model: LanguageModel, sentences: Sentences, *, unknown: str = "unk",

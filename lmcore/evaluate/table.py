@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lmcore.checks import check_int
 from lmcore.evaluate.scoring import evaluate
 from lmcore.lm import Sentences
 from lmcore.ngram import (
@@ -33,6 +34,7 @@ def order_name(n: int) -> str:
     >>> order_name(2), order_name(5)
     ('bigram', '5-gram')
     """
+    n = check_int(n, "n")
     return {1: "unigram", 2: "bigram", 3: "trigram"}.get(n, f"{n}-gram")
 
 

@@ -38,7 +38,7 @@ import numpy as np
 
 from lmcore.checks import check_int, check_sentences, check_str
 from lmcore.coding import CODE_POINTS, fit_speller
-from lmcore.evaluate.scoring import PerplexityResult, evaluate
+from lmcore.evaluate.scoring import PerplexityResult, _check_logprobs, evaluate
 from lmcore.lm import LanguageModel, Sentences, check_language_model
 from lmcore.text import METASPACE, UNK_ID
 
@@ -123,7 +123,9 @@ def spelling_bits(speller: LanguageModel, words: Sequence[str]) -> float:
     check_language_model(speller, "speller")
     if not words:
         return 0.0
-    logprobs = speller.token_logprobs([list(w) for w in words])
+    scores = speller.score_tokens([list(w) for w in words])
+    _check_logprobs(speller, scores)  # NaN bits would pass for a price
+    logprobs = scores.logprobs
     n_points = sum(speller.vocab.id(c) == UNK_ID for w in words for c in w)
     return -float(np.sum(logprobs)) / math.log(2) + n_points * math.log2(CODE_POINTS)
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import html
 import math
 import numbers
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 import numpy as np
 
-from lmcore.checks import check_int
+from lmcore.checks import check_int, check_str
 from lmcore.checks import check_number as _check_real
 from lmcore.i18n import tr, translatable
 
@@ -55,7 +55,8 @@ def check_number(answer: object, expected: float, *, mistakes: dict[float, str] 
     """Compare a numeric answer with ``expected``; match known ``mistakes`` {value: hint} too.
 
     Without ``sig_digits``, an answer is right when it agrees with ``expected`` to
-    ``rel_tol`` (so that an answer rounded to four significant digits passes).
+    ``rel_tol`` (so that an answer rounded to four significant digits passes). ``None`` is no
+    answer yet; NaN, text that is no number, a list... are told a number is expected.
 
     With ``sig_digits`` (the precision the exercise states: "to 3 significant digits"),
     any answer at that precision is right: one within half a unit of the
@@ -96,7 +97,7 @@ def check_number(answer: object, expected: float, *, mistakes: dict[float, str] 
     if answer is None:
         return unanswered()
     original, answer = answer, _as_number(answer)
-    if answer is None:
+    if answer is None or math.isnan(answer):  # NaN: "not a number", whatever computed it
         return Feedback(False, tr("Not yet: expected a number, got {answer}.", answer=repr(original)))
     if sig_digits is None:
         def agrees(value: float) -> bool:
@@ -222,7 +223,12 @@ def half_unit(value: float, sig_digits: int) -> float:
 
 
 def check_choice(answer: object, expected: str, *, explanations: dict[str, str]) -> Feedback:
-    """Compare a multiple-choice answer (case and surrounding spaces ignored)."""
+    """Compare a multiple-choice answer (case and surrounding spaces ignored) with ``expected``, one
+    of the keys of ``explanations`` {choice: why it is right or wrong}."""
+    check_str(expected, "expected")
+    if not isinstance(explanations, Mapping) or not all(isinstance(key, str) for key in explanations):
+        raise TypeError(f"explanations must be a dict {{choice: explanation}} with str choices, "
+                        f"got {type(explanations).__name__}")
     if answer is None:
         return unanswered()
     key = str(answer).strip().upper()

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from lmcore.checks import check_base, check_int
+from lmcore.checks import check_base, check_int, check_no_missing
 from lmcore.info import measures as info
 from lmcore.info.sources import _generator, _Source
 
@@ -103,7 +103,8 @@ def _float(value) -> float:
 
 def _ids(sequence, name: str) -> np.ndarray:
     """A sequence of hashable tokens (or an int array) as an int array of type ids 0..K-1 (an int
-    array's own ids if they are small, else renumbered in their order)."""
+    array's own ids if they are small, else renumbered in their order). NaN or None among the
+    tokens is refused (:func:`lmcore.checks.check_no_missing`), checked on the distinct tokens."""
     if isinstance(sequence, np.ndarray) and np.issubdtype(sequence.dtype, np.integer):
         if sequence.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got shape {sequence.shape}")
@@ -121,10 +122,11 @@ def _ids(sequence, name: str) -> np.ndarray:
             sequence = list(sequence)
         try:
             index = {token: i for i, token in enumerate(dict.fromkeys(sequence))}
-            ids = np.fromiter(map(index.__getitem__, sequence), dtype=np.int64, count=len(sequence))
         except TypeError:
             raise TypeError(f"{name} must hold hashable tokens (strings, numbers), not lists; "
                             "flatten sentences first") from None
+        check_no_missing(sequence, name, distinct=index)  # NaN and None: missing values, not symbols
+        ids = np.fromiter(map(index.__getitem__, sequence), dtype=np.int64, count=len(sequence))
     if ids.size == 0:
         raise ValueError(f"{name} is empty")
     return ids
@@ -146,10 +148,14 @@ def token_counts(tokens: Iterable[Hashable]) -> np.ndarray:
     """The count of each distinct token in ``tokens`` (order of first appearance), as an int array.
 
     ``tokens`` is a flat sequence (a string counts its characters), or an int array of ids
-    (counted in the order of the ids).
+    (counted in the order of the ids). A missing value (NaN or None) is no token: it is refused.
 
     >>> token_counts("abracadabra").tolist()
     [5, 2, 2, 1, 1]
+    >>> token_counts([1.0, float("nan"), 2.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: tokens contains NaN at position 1: a missing value, not a symbol; drop or fill missing values first
     """
     if isinstance(tokens, np.ndarray) and np.issubdtype(tokens.dtype, np.integer):
         ids = _ids(tokens, "tokens")  # small ids as they are, large ones renumbered in their order
@@ -161,6 +167,7 @@ def token_counts(tokens: Iterable[Hashable]) -> np.ndarray:
         raise TypeError("tokens must be a flat sequence of hashable tokens; flatten sentences first") from None
     if not counter:
         raise ValueError("tokens is empty")
+    check_no_missing(tokens, "tokens", distinct=counter)
     return np.fromiter(counter.values(), dtype=np.int64, count=len(counter))
 
 

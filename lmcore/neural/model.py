@@ -35,12 +35,13 @@ True
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
-from lmcore.checks import check_int, check_str
+from lmcore.checks import check_int, check_path, check_str
 from lmcore.lm import LanguageModel, Sentences, TokenScores
 from lmcore.ngram import FramedTokens, flatten_sentences, frame_sentences
 from lmcore.text import BOS, BOS_ID, EOS, EOS_ID, UNK_ID, Vocabulary
@@ -132,15 +133,20 @@ class NeuralLM(LanguageModel):
             raise ValueError(f"{name} has no tokens to predict")
         return framed
 
+    # A diverged model's overflow gives NaN, which the callers refuse by name (_not_nan, train):
+    # numpy's warnings about it would only add noise.
+
     def _hidden(self, contexts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x = self.E[contexts].reshape(contexts.shape[0], -1)
-        return x, np.tanh(x @ self.W1 + self.b1)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return x, np.tanh(x @ self.W1 + self.b1)
 
     def _log_softmax(self, h: np.ndarray) -> np.ndarray:
-        z = h @ self.W2 + self.b2
-        z[:, BOS_ID] = -np.inf  # <s> is context, never an outcome
-        z -= z.max(axis=1, keepdims=True)
-        return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = h @ self.W2 + self.b2
+            z[:, BOS_ID] = -np.inf  # <s> is context, never an outcome
+            z -= z.max(axis=1, keepdims=True)
+            return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
 
     def grams_logprobs(self, grams: ArrayLike) -> np.ndarray:
         """ln P(last id | the k ids before it) for each row of ``grams`` (N x (k + 1) ids): the
@@ -157,7 +163,7 @@ class NeuralLM(LanguageModel):
             rows = grams[start:start + ROWS_PER_PASS]
             logp = self._log_softmax(self._hidden(rows[:, :-1])[1])
             out[start:start + rows.shape[0]] = logp[np.arange(rows.shape[0]), rows[:, -1]]
-        return out
+        return self._not_nan(out)
 
     def _check_grams(self, grams: ArrayLike) -> np.ndarray:
         """``grams`` as an int array of rows of k + 1 ids of this vocabulary, or a ValueError."""
@@ -182,7 +188,26 @@ class NeuralLM(LanguageModel):
             logp = self._log_softmax(self._hidden(contexts[start:start + ROWS_PER_PASS])[1])
             rows = np.flatnonzero((which >= start) & (which < start + ROWS_PER_PASS))
             probs[rows] = np.exp(logp[which[rows] - start, grams[rows, -1]].astype(np.float64))
-        return probs
+        return self._not_nan(probs)
+
+    def _not_nan(self, values: np.ndarray) -> np.ndarray:
+        """``values`` (probabilities or their logs) if none is NaN: a model whose parameters are
+        not finite (its training diverged) must never answer with NaN. One ``np.isnan`` per call."""
+        if np.isnan(values).any():
+            raise ValueError(self._not_finite())
+        return values
+
+    def _not_finite(self) -> str:
+        """Why this model computes NaN: parameters that are not finite, or too large for float32."""
+        bad = [name for name, array in self.parameters().items() if not np.isfinite(array).all()]
+        if bad:
+            what = f"the model's parameters {', '.join(bad)} hold NaN or infinite values"
+        else:
+            name = max(PARAMETERS, key=lambda n: float(np.abs(getattr(self, n)).max(initial=0.0)))
+            what = (f"the model's parameters are too large to compute with (up to "
+                    f"{float(np.abs(getattr(self, name)).max()):.3g} in {name})")
+        return (f"{what}, so its probabilities would be NaN: its training diverged; "
+                "train it again with a smaller learning_rate")
 
     def score_tokens(self, sentences: Sentences) -> TokenScores:
         """Log-probability of every predicted token of ``sentences`` (words and one ``</s>`` each),
@@ -235,34 +260,46 @@ class NeuralLM(LanguageModel):
         logp = self._log_softmax(h)
         rows, targets = np.arange(batch), grams[:, -1]
         loss = -float(logp[rows, targets].astype(np.float64).mean())
-        dz = np.exp(logp)
-        dz[rows, targets] -= 1.0
-        dz /= batch
-        dh = dz @ self.W2.T
-        da = dh * (1.0 - h * h)
-        dx = (da @ self.W1.T).reshape(-1, self.dim)
-        dE = np.zeros_like(self.E)
-        np.add.at(dE, grams[:, :-1].ravel(), dx)
-        return loss, {"E": dE, "W1": x.T @ da, "b1": da.sum(axis=0), "W2": h.T @ dz, "b2": dz.sum(axis=0)}
+        with np.errstate(over="ignore", invalid="ignore"):
+            dz = np.exp(logp)
+            dz[rows, targets] -= 1.0
+            dz /= batch
+            dh = dz @ self.W2.T
+            da = dh * (1.0 - h * h)
+            dx = (da @ self.W1.T).reshape(-1, self.dim)
+            dE = np.zeros_like(self.E)
+            np.add.at(dE, grams[:, :-1].ravel(), dx)
+            return loss, {"E": dE, "W1": x.T @ da, "b1": da.sum(axis=0), "W2": h.T @ dz, "b2": dz.sum(axis=0)}
 
     # -- storing
 
     def save(self, path: str | Path, dtype: DTypeLike = np.float16, **metadata: ArrayLike) -> None:
         """Write the parameters (as ``dtype``), the vocabulary, the sizes and ``metadata`` (arrays or
         numbers) to an ``.npz`` file that :meth:`load` reads without pickling."""
-        arrays = {name: array.astype(dtype) for name, array in self.parameters().items()}
+        path = os.fsdecode(check_path(path))  # numpy reads a bytes name as no file name
+        with np.errstate(over="ignore"):  # a value beyond dtype's range: refused by name below
+            arrays = {name: array.astype(dtype) for name, array in self.parameters().items()}
+        for name, array in arrays.items():
+            if not np.isfinite(array).all():
+                raise ValueError(f"the parameter {name} holds NaN or values beyond {np.dtype(dtype).name}'s range "
+                                 "(saved, they would not be finite): save with dtype=np.float32, or a model whose "
+                                 "training did not diverge")
         np.savez_compressed(path, **arrays, tokens=np.array(self.vocab.words),
                             sizes=np.array([self.context_size, self.dim, self.hidden, self.vocab.min_count]),
                             **{f"meta_{key}": np.asarray(value) for key, value in metadata.items()})
 
     @classmethod
     def load(cls, path: str | Path) -> tuple[NeuralLM, dict[str, np.ndarray]]:
-        """``(model, metadata)`` from a file :meth:`save` wrote; the parameters become float32."""
-        with np.load(path, allow_pickle=False) as stored:
+        """``(model, metadata)`` from a file :meth:`save` wrote; the parameters become float32. A file
+        whose parameters are not all finite (damaged, or a diverged model's) is refused."""
+        with np.load(os.fsdecode(check_path(path)), allow_pickle=False) as stored:
             context_size, dim, hidden, min_count = (int(v) for v in stored["sizes"])
             model = cls(Vocabulary([str(t) for t in stored["tokens"]], min_count), context_size, dim, hidden)
             for name in PARAMETERS:
                 setattr(model, name, stored[name].astype(np.float32))
+                if not np.isfinite(getattr(model, name)).all():
+                    raise ValueError(f"{os.fspath(path)}: the parameter {name} holds NaN or infinite values "
+                                     "(a damaged file, or a model whose training diverged)")
             metadata = {key[5:]: stored[key] for key in stored.files if key.startswith("meta_")}
         return model, metadata
 

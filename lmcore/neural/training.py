@@ -31,7 +31,8 @@ class TrainingConfig:
     - ``epochs``: passes over the training tokens; ``batch_size``: tokens per step.
     - ``learning_rate``: Adam's step size, multiplied by ``decay`` after every epoch.
     - ``weight_decay``: each step also shrinks every weight matrix (not the biases) by
-      ``learning_rate · weight_decay`` of itself (AdamW), in [0, 1).
+      ``learning_rate · weight_decay`` of itself (AdamW), in [0, 1); ``learning_rate ·
+      weight_decay`` must be below 1 (a shrink of all of a weight or more flips its sign).
     - ``unigram_start``: first set the output bias to the log of each outcome's add-one
       training frequency, so that training starts from the unigram model.
     - ``seed``: the order of the tokens in each epoch (and, in :func:`train_new`, the model's
@@ -52,6 +53,9 @@ class TrainingConfig:
         check_number(self.learning_rate, "learning_rate", low=0, low_open=True)
         check_number(self.decay, "decay", low=0, low_open=True)
         check_number(self.weight_decay, "weight_decay", low=0, high=1, high_open=True)
+        if self.learning_rate * self.weight_decay >= 1:
+            raise ValueError(f"learning_rate · weight_decay must be below 1 (each step multiplies the weights by "
+                             f"1 - learning_rate · weight_decay), got {self.learning_rate:g} · {self.weight_decay:g}")
         check_bool(self.unigram_start, "unigram_start")
         check_int(self.seed, "seed", minimum=0)
 
@@ -90,12 +94,21 @@ def train(model: NeuralLM, sentences: Sequence[Sequence[str]], heldout: Sequence
     parameters of the best epoch (early stopping: held-out text chooses, as it chose λ in
     chapter 5). The same arguments give the same model.
 
+    A training that diverges (a learning rate far too large) is stopped at the step where it
+    shows, with a ``FloatingPointError`` naming the step: a batch loss that is not finite, or
+    over 100 times the uniform model's (ln of the number of outcomes, per token), which no
+    working training comes near. The model then keeps the parameters of its best epoch so far
+    (those it started with, before the first), never NaN.
+
     Introduced in notebooks/07_neural_models.ipynb, section "Going further: how the stored models were trained".
     """
     if not isinstance(model, NeuralLM):
         raise TypeError(f"model must be a NeuralLM, got {type(model).__name__}")
     if not isinstance(config, TrainingConfig):
         raise TypeError(f"config must be a TrainingConfig, got {type(config).__name__}")
+    bad = [name for name, p in model.parameters().items() if not np.isfinite(p).all()]
+    if bad:
+        raise ValueError(f"model's parameters {', '.join(bad)} hold NaN or infinite values: train a new NeuralLM")
     epochs, batch_size, decay, weight_decay = config.epochs, config.batch_size, config.decay, config.weight_decay
     grams = model._frame(sentences, "sentences").grams
     check = model._frame(heldout, "heldout").grams if heldout is not None else None
@@ -107,8 +120,9 @@ def train(model: NeuralLM, sentences: Sequence[Sequence[str]], heldout: Sequence
     beta1, beta2, step, lr = 0.9, 0.999, 0, float(config.learning_rate)
     train_bits, heldout_bits, best_bits = [], [], math.inf
     best = {name: p.copy() for name, p in model.parameters().items()}
+    limit = _DIVERGED * math.log(model.outcome_ids.size)  # nats per token
     start = time.perf_counter()
-    for _ in range(epochs):
+    for epoch in range(1, epochs + 1):
         order = rng.permutation(grams.shape[0])
         total = 0.0
         for first in range(0, order.size, batch_size):
@@ -116,19 +130,31 @@ def train(model: NeuralLM, sentences: Sequence[Sequence[str]], heldout: Sequence
             loss, grads = model.loss_and_gradients(batch)
             total += loss * batch.shape[0]
             step += 1
+            if not loss <= limit:  # NaN fails every comparison
+                why = f", over {_DIVERGED} times the uniform model's {limit / _DIVERGED:.3g}" if loss < math.inf else ""
+                raise _diverged(model, best, f"at step {step} (epoch {epoch}) the batch loss is {loss:.3g} nats per "
+                                f"token{why}", lr)
             scale = lr * math.sqrt(1 - beta2**step) / (1 - beta1**step)
-            for name, g in grads.items():
-                m, v = moments[name]
-                m *= beta1
-                m += (1 - beta1) * g
-                v *= beta2
-                v += (1 - beta2) * g * g
-                param = getattr(model, name)
-                if weight_decay and name in ("E", "W1", "W2"):
-                    param *= 1 - lr * weight_decay
-                param -= scale * m / (np.sqrt(v) + 1e-8)
+            with np.errstate(over="ignore", invalid="ignore"):  # a diverging step: refused by name below
+                for name, g in grads.items():
+                    m, v = moments[name]
+                    m *= beta1
+                    m += (1 - beta1) * g
+                    v *= beta2
+                    v += (1 - beta2) * g * g
+                    param = getattr(model, name)
+                    if weight_decay and name in ("E", "W1", "W2"):
+                        param *= 1 - lr * weight_decay
+                    param -= scale * m / (np.sqrt(v) + 1e-8)
+        bad = [name for name, p in model.parameters().items() if not np.isfinite(p).all()]
+        if bad:  # the last step of an epoch, whose loss no step measured
+            raise _diverged(model, best, f"after step {step} (epoch {epoch}) {', '.join(bad)} hold NaN or infinite "
+                            "values", lr)
         train_bits.append(total / grams.shape[0] / math.log(2))
-        bits = -model.grams_logprobs(check).mean() / math.log(2) if check is not None else math.nan
+        try:
+            bits = -model.grams_logprobs(check).mean() / math.log(2) if check is not None else math.nan
+        except ValueError as error:  # finite parameters too large to compute with: NaN held-out scores
+            raise _diverged(model, best, f"after step {step} (epoch {epoch}) {error}", lr) from None
         heldout_bits.append(bits)
         if check is None or bits < best_bits:
             best_bits, best = bits, {name: p.copy() for name, p in model.parameters().items()}
@@ -138,6 +164,21 @@ def train(model: NeuralLM, sentences: Sequence[Sequence[str]], heldout: Sequence
     best_epoch = len(heldout_bits) if check is None else int(np.nanargmin(heldout_bits)) + 1
     return TrainingHistory(np.array(train_bits), np.array(heldout_bits), best_epoch,
                            time.perf_counter() - start, int(grams.shape[0]))
+
+
+# How many times the uniform model's loss (ln of the number of outcomes) a batch loss may be
+# before the training counts as diverged: a working training starts below the uniform loss (the
+# unigram start) and goes down from there; a learning rate far too large sends it a thousandfold up.
+_DIVERGED = 100
+
+
+def _diverged(model: NeuralLM, best: dict[str, np.ndarray], what: str, lr: float) -> FloatingPointError:
+    """The error of a diverged training, once ``model`` has its ``best`` parameters back."""
+    for name, p in best.items():
+        setattr(model, name, p)
+    return FloatingPointError(f"training diverged: {what}. The steps are too large: train again with a smaller "
+                              f"learning_rate (this epoch's was {lr:g}); the model keeps the parameters it had "
+                              "before (its best epoch's, or those it started with)")
 
 
 def train_new(sentences: Sequence[Sequence[str]], heldout: Sequence[Sequence[str]] | None = None, *,

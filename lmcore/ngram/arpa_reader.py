@@ -48,7 +48,8 @@ from pathlib import Path
 
 import numpy as np
 
-from lmcore.checks import gc_paused
+from lmcore.checks import check_path, gc_paused
+from lmcore.lm import check_id_rows
 from lmcore.ngram.counting import NgramIndex, lookup
 from lmcore.ngram.model import Convention, NgramModel
 from lmcore.text import BOS, BOS_ID, MARKERS, UNK_ID, Vocabulary
@@ -84,6 +85,7 @@ class ArpaModel(NgramModel):
     NO_BACKOFF_FORM = "an ArpaModel is already an ARPA file: copy the file instead of writing it again"
 
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
+        grams, context_len = check_id_rows(self, grams, context_len)
         log10_p = np.full(grams.shape[0], -np.inf)
         longest = np.zeros(grams.shape[0], dtype=np.int64)  # order of the longest listed n-gram ending at w
         for k in range(1, self.order + 1):
@@ -130,7 +132,7 @@ def read_arpa(path: str | Path) -> ArpaModel:
     ...
     ValueError: ...bad.arpa, line 6: the log10 probability 2.0 is positive, a probability above 1 ...
     """
-    with open(path, encoding="utf-8") as f, gc_paused():
+    with open(check_path(path), encoding="utf-8") as f, gc_paused():
         lines = [line.strip() for line in f]
         content = [i for i, line in enumerate(lines) if line]  # blank lines separate sections
         sections = _split_sections(path, lines, content)

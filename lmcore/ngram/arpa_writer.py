@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lmcore.checks import check_bool
+from lmcore.checks import check_bool, check_path
 from lmcore.ngram.model import NgramModel
 from lmcore.text import BOS_ID, Vocabulary
 
@@ -158,6 +158,7 @@ def write_arpa(model: BackoffModel, path: str | Path, *, exact: bool = True) -> 
     reads files of order 2 or more only.
     """
     _check_writable(model, exact)
+    check_path(path)
     order, vocab = model.order, model.vocab
     entries = [_entries(model, k) for k in range(1, order + 1)]
     sections = []

@@ -17,9 +17,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from lmcore.checks import check_int, check_str
-from lmcore.lm import Sentences, context_rows
-from lmcore.ngram.counting import NgramCounts, TokenCounts, check_encoded, check_markers, flatten_sentences
-from lmcore.ngram.model import Convention, NgramModel
+from lmcore.lm import Sentences, check_id_rows, context_rows
+from lmcore.ngram.counting import NgramCounts, TokenCounts, check_encoded, flatten_sentences
+from lmcore.ngram.model import Convention, NgramModel, check_markers
 from lmcore.text import BOS_ID, EOS_ID, UNK_ID, Vocabulary, encode_lines
 
 __all__ = ["CountedNgramModel"]
@@ -122,6 +122,7 @@ class CountedNgramModel(NgramModel):
     def _probs_from_counts(self, grams: np.ndarray, context_len: np.ndarray,
                            estimate: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
         """:meth:`id_probs` of a model whose estimate is ``estimate(c(h, w), c(h))`` at each row's order."""
+        grams, context_len = check_id_rows(self, grams, context_len)
         probs = np.empty(grams.shape[0])
         for k in range(1, self.order + 1):
             rows = np.flatnonzero(context_len == k - 1)

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from lmcore.checks import check_int, check_sentences
-from lmcore.text import BOS, BOS_ID, EOS, EOS_ID, Vocabulary
+from lmcore.text import BOS_ID, EOS_ID, Vocabulary
 
 # What other packages use; the rest (NgramIndex, lookup, take, ...) serves this package's models.
 __all__ = ["FramedTokens", "NgramCounts", "NgramTable", "TokenCounts", "check_order", "flatten_sentences",
@@ -167,6 +167,9 @@ def frame_sentences(ids: np.ndarray, lengths: np.ndarray, order: int, n_start: i
     >>> framed.grams.tolist(), framed.context_len.tolist()   # <s>=1 a=5, a b=6, b </s>=2
     ([[1, 5], [5, 6], [6, 2]], [1, 1, 1])
     """
+    ids, lengths = _ids_and_lengths(ids, lengths)
+    order = check_int(order, "order")
+    n_start, n_end = check_int(n_start, "n_start", minimum=0), check_int(n_end, "n_end", minimum=0)
     stream, depth = _padded_stream(ids, lengths, n_start, n_end)
     rows = np.flatnonzero(depth >= n_start)
     grams = np.empty((rows.size, order), dtype=np.int64)
@@ -458,12 +461,9 @@ def flatten_sentences(sentences: object, name: str) -> tuple[list, np.ndarray]:
     return list(chain.from_iterable(sentences)), lengths
 
 
-def check_encoded(ids: object, lengths: object, vocab: Vocabulary) -> tuple[np.ndarray, np.ndarray]:
-    """``ids`` (every sentence's vocabulary ids in a row) and ``lengths`` (one per sentence) as
-    arrays, checked against ``vocab``: ids in range, no ``<s>``/``</s>`` inside."""
-    if not isinstance(vocab, Vocabulary):
-        raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
-    tokens = vocab.tokens
+def _ids_and_lengths(ids: object, lengths: object) -> tuple[np.ndarray, np.ndarray]:
+    """``ids`` (every sentence's ids in a row) and ``lengths`` (one per sentence, adding up to
+    the number of ids) as 1-d int arrays, or an error naming the one that is not."""
     ids, lengths = np.asarray(ids), np.asarray(lengths)
     if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
         raise TypeError(f"ids must be a 1-d array of integer vocabulary ids, got {ids.dtype} of shape {ids.shape}")
@@ -471,6 +471,16 @@ def check_encoded(ids: object, lengths: object, vocab: Vocabulary) -> tuple[np.n
         raise TypeError("lengths must be a 1-d array of sentence lengths (integers >= 0)")
     if int(lengths.sum()) != ids.size:
         raise ValueError(f"lengths add up to {int(lengths.sum())}, but ids holds {ids.size} ids")
+    return ids, lengths
+
+
+def check_encoded(ids: object, lengths: object, vocab: Vocabulary) -> tuple[np.ndarray, np.ndarray]:
+    """``ids`` (every sentence's vocabulary ids in a row) and ``lengths`` (one per sentence) as
+    arrays, checked against ``vocab``: ids in range, no ``<s>``/``</s>`` inside."""
+    if not isinstance(vocab, Vocabulary):
+        raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
+    tokens = vocab.tokens
+    ids, lengths = _ids_and_lengths(ids, lengths)
     if ids.size and (ids.min() < 0 or ids.max() >= len(tokens)):
         raise ValueError(f"ids must be vocabulary ids between 0 and {len(tokens) - 1}, got {ids.min()} .. {ids.max()}")
     markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
@@ -478,21 +488,6 @@ def check_encoded(ids: object, lengths: object, vocab: Vocabulary) -> tuple[np.n
         raise ValueError(f"ids holds the marker {tokens[ids[markers[0]]]!r} at index {markers[0]}: "
                          "lmcore adds <s> and </s> itself (see Convention)")
     return ids, lengths.astype(np.int64)
-
-
-def check_markers(sentences: Sequence[Sequence[str]], ids: np.ndarray, lengths: np.ndarray) -> None:
-    """Refuse ``<s>`` or ``</s>`` inside ``sentences`` (encoded as ``ids``): lmcore adds them."""
-    markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
-    if markers.size:
-        first = int(markers[0])
-        index = int(np.searchsorted(np.cumsum(lengths), first, side="right"))
-        position = first - int(lengths[:index].sum())
-        sentence = list(sentences[index])
-        raw = [t for t in sentence if t not in (BOS, EOS)] or ["i", "spent", "money"]
-        raise ValueError(
-            f"sentences[{index}] holds the marker {sentence[position]!r} at position {position}: "
-            f"lmcore adds {BOS} and {EOS} itself (see Convention), so pass the raw tokens, e.g. {raw}"
-        )
 
 
 def check_order(order: object) -> int:

@@ -33,7 +33,7 @@ from lmcore.checks import (
     check_probabilities,
 )
 from lmcore.info import perplexity_from_logprobs
-from lmcore.lm import NotFittedError, Sentences
+from lmcore.lm import NotFittedError, Sentences, check_id_rows
 from lmcore.ngram.arpa_writer import BackoffModel
 from lmcore.ngram.counted import CountedNgramModel
 from lmcore.ngram.counting import check_order
@@ -309,6 +309,7 @@ class Interpolated(CountedNgramModel, BackoffModel):
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
         if self._lambdas is None:
             raise NotFittedError("lambdas are not set: pass lambdas= or call fit_lambdas(heldout)")
+        grams, context_len = check_id_rows(self, grams, context_len)
         return interpolated_probs(self._order_probs(grams, context_len), self._lambdas)
 
     def fit_lambdas(self, heldout: Sentences, tolerance: float = 0.001, max_iterations: int = 1000) -> EMTrace:

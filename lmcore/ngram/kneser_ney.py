@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from lmcore.checks import check_weights
+from lmcore.lm import check_id_rows
 from lmcore.ngram.arpa_writer import BackoffModel
 from lmcore.ngram.counted import CountedNgramModel
 from lmcore.ngram.counting import lookup, take
@@ -245,6 +246,7 @@ class KneserNey(CountedNgramModel, BackoffModel):
         return {tuple(self.vocab.decode(row)): int(a) for row, a in zip(grams, kept)}
 
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
+        grams, context_len = check_id_rows(self, grams, context_len)
         # a sum, not a log: a mixture of probabilities, each well above underflow
         base = self.counts.base
         first = self._levels[0]

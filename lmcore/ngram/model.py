@@ -22,8 +22,8 @@ import numpy as np
 
 from lmcore.checks import check_bool, check_int
 from lmcore.lm import LanguageModel, Sentences, TokenScores
-from lmcore.ngram.counting import FramedTokens, check_markers, check_order, flatten_sentences, frame_sentences
-from lmcore.text import BOS_ID, EOS_ID, UNK_ID
+from lmcore.ngram.counting import FramedTokens, check_order, flatten_sentences, frame_sentences
+from lmcore.text import BOS, BOS_ID, EOS, EOS_ID, UNK_ID
 
 __all__ = ["CONVENTIONS", "Convention", "NgramModel", "resolve_convention"]
 
@@ -116,6 +116,21 @@ def resolve_convention(convention: Convention | str) -> Convention:
     if isinstance(convention, str) and convention in CONVENTIONS:
         return CONVENTIONS[convention]
     raise ValueError(f"convention must be a Convention or one of {sorted(CONVENTIONS)}, got {convention!r}")
+
+
+def check_markers(sentences: Sequence[Sequence[str]], ids: np.ndarray, lengths: np.ndarray) -> None:
+    """Refuse ``<s>`` or ``</s>`` inside ``sentences`` (encoded as ``ids``): lmcore adds them."""
+    markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
+    if markers.size:
+        first = int(markers[0])
+        index = int(np.searchsorted(np.cumsum(lengths), first, side="right"))
+        position = first - int(lengths[:index].sum())
+        sentence = list(sentences[index])
+        raw = [t for t in sentence if t not in (BOS, EOS)] or ["i", "spent", "money"]
+        raise ValueError(
+            f"sentences[{index}] holds the marker {sentence[position]!r} at position {position}: "
+            f"lmcore adds {BOS} and {EOS} itself (see Convention), so pass the raw tokens, e.g. {raw}"
+        )
 
 
 class NgramModel(LanguageModel):

@@ -39,7 +39,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from lmcore.checks import check_distribution, check_int, check_sentences, check_str, check_tokens, check_weights
-from lmcore.lm import LanguageModel, Sentences, check_language_model
+from lmcore.lm import LanguageModel, Sentences, check_language_model, check_model_probs
 from lmcore.ngram import KneserNey
 from lmcore.text import BOS_ID, Vocabulary
 
@@ -268,7 +268,7 @@ def letter_game(model: LanguageModel, letters: str) -> LetterRun:
     context_len = np.minimum(np.arange(n), order - 1)
     grams = np.repeat(contexts, n_symbols, axis=0)
     grams[:, -1] = np.tile(model.outcome_ids, n)
-    probs = model.id_probs(grams, np.repeat(context_len, n_symbols)).reshape(n, n_symbols)
+    probs = check_model_probs(model, model.id_probs(grams, np.repeat(context_len, n_symbols))).reshape(n, n_symbols)
     truth = np.searchsorted(model.outcome_ids, ids)
     p_true = probs[np.arange(n), truth]
     earlier = np.arange(n_symbols)[None, :] < truth[:, None]

@@ -39,10 +39,10 @@ from typing import NamedTuple
 
 from lmcore.checks import check_bool, gc_paused
 from lmcore.text.tokenizers import (
+    _is_punctuation,
     chinese_sentences,
     english_sentences,
     english_token_pattern,
-    is_punctuation,
     nfkc,
     normalize_quotes,
 )
@@ -206,7 +206,7 @@ def _chinese_reviews_corpus(lowercase: bool, punctuation: bool) -> tuple[tuple[s
     if lowercase:
         text = text.lower()
     # Spaces separate clauses in the reviews; as characters they are not tokens.
-    keep = {c: c for c in set(text) if not c.isspace() and (punctuation or not is_punctuation(c))}.get
+    keep = {c: c for c in set(text) if not c.isspace() and (punctuation or not _is_punctuation(c))}.get
     sentences = (tuple(filter(None, map(keep, line))) for line in text.split("\n"))
     return tuple(s for s in sentences if s)
 

@@ -100,5 +100,8 @@ def split_sentences(
         raise TypeError(f"sentences must be a list of sentences, got {type(sentences).__name__}")
     if len(sentences) == 0:
         raise ValueError("sentences is empty: nothing to split")
+    for i, sentence in enumerate(sentences):  # the tokens are checked by whoever reads them
+        if type(sentence) not in (list, tuple) and not isinstance(sentence, Sequence):  # lists: the fast way
+            raise TypeError(f"sentences[{i}] must be a sentence (a list of tokens), got {type(sentence).__name__}")
     parts = split_indices(len(sentences), heldout=heldout, test=test, seed=seed, shuffle=shuffle)
     return Split(*([sentences[i] for i in part] for part in parts))

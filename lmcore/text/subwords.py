@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +39,7 @@ from pathlib import Path
 import tokenizers
 from tokenizers import models, pre_tokenizers, trainers
 
-from lmcore.checks import check_int, check_sentences, check_tokens
+from lmcore.checks import check_int, check_path, check_sentences, check_str, check_tokens
 
 __all__ = ["METASPACE", "UNKNOWN", "STORED_BPE", "BPE", "train_bpe", "load_bpe", "load_stored_bpe"]
 
@@ -101,7 +102,7 @@ class BPE:
 
     def save(self, path: str | Path) -> None:
         """Write the tokenizer as ``tokenizers``' JSON (:func:`load_bpe` reads it back)."""
-        self.tokenizer.save(str(path), pretty=False)
+        self.tokenizer.save(os.fsdecode(check_path(path)), pretty=False)
 
     def decode(self, pieces: Sequence[str]) -> str:
         """The text the pieces spell: ``"".join(pieces)``, with each ``▁`` back to a space (English)."""
@@ -137,7 +138,10 @@ def train_bpe(sentences: Sequence[Sequence[str]], vocab_size: int, separator: st
 
 def load_bpe(path: str | Path) -> BPE:
     """A tokenizer :meth:`BPE.save` wrote; English (``▁`` before each word) if it splits at spaces, else Chinese."""
-    tokenizer = tokenizers.Tokenizer.from_file(str(path))
+    path = os.fsdecode(check_path(path))
+    if not os.path.isfile(path):  # tokenizers would raise a bare Exception
+        raise FileNotFoundError(f"{path}: no such file (a tokenizer BPE.save wrote)")
+    tokenizer = tokenizers.Tokenizer.from_file(path)
     return BPE(tokenizer, " " if tokenizer.pre_tokenizer is not None else "")
 
 
@@ -147,7 +151,7 @@ def load_stored_bpe(name: str) -> BPE:
 
     Introduced in notebooks/07_neural_models.ipynb, section "Perplexity depends on the unit".
     """
-    if name not in STORED_BPE:
+    if check_str(name, "name") not in STORED_BPE:
         raise ValueError(f"name must be one of {sorted(STORED_BPE)}, got {name!r}")
     if not STORED_BPE[name].exists():
         raise FileNotFoundError(f"{STORED_BPE[name]} is missing: run python benchmarks/train_neural.py to train it")

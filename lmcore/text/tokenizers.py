@@ -103,7 +103,7 @@ def normalize_quotes(text: str) -> str:
     >>> print(normalize_quotes("“Don’t,” he said. `Go.`"))
     "Don't," he said. 'Go.'
     """
-    return text.translate(_QUOTE_FORMS)
+    return check_str(text, "text").translate(_QUOTE_FORMS)
 
 
 def english_token_pattern(text: str, punctuation: bool) -> re.Pattern:
@@ -117,7 +117,7 @@ def english_token_pattern(text: str, punctuation: bool) -> re.Pattern:
     >>> english_token_pattern("it's late.", punctuation=True).findall("it's late.")
     ["it's", 'late', '.']
     """
-    if text.isascii():
+    if check_str(text, "text").isascii():
         return _ASCII_ENGLISH_TOKEN if punctuation else _ASCII_ENGLISH_WORD
     return _ENGLISH_TOKEN if punctuation else _ENGLISH_WORD
 
@@ -149,15 +149,22 @@ def english_sentences(text: str) -> list[str]:
 _CHINESE_SENTENCE_END = re.compile(r"([。！？!?]+[”’』」）)》\"']*)")
 
 
-@functools.cache
 def is_punctuation(char: str) -> bool:
-    """Whether ``char`` is Unicode punctuation (P*) or a symbol (S*): ，。《》 but also ● △ ％ ±.
-
-    Cached per character: a corpus asks about the same few thousand characters millions of times.
+    """Whether ``char`` (one character) is Unicode punctuation (P*) or a symbol (S*): ，。《》 but
+    also ● △ ％ ±.
 
     >>> is_punctuation("，"), is_punctuation("％"), is_punctuation("好")
     (True, True, False)
     """
+    if len(check_str(char, "char")) != 1:
+        raise ValueError(f"char must be one character, got {char!r}")
+    return _is_punctuation(char)
+
+
+@functools.cache
+def _is_punctuation(char: str) -> bool:
+    """:func:`is_punctuation` unchecked, for the tokenizers' own characters. Cached per character:
+    a corpus asks about the same few thousand characters millions of times."""
     return unicodedata.category(char)[0] in "PS"
 
 
@@ -167,7 +174,7 @@ def nfkc(text: str, lowercase: bool) -> str:
     >>> nfkc("ＧＤＰ１９９８，", lowercase=True)
     'gdp1998,'
     """
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", check_str(text, "text"))
     return text.lower() if lowercase else text
 
 
@@ -186,7 +193,7 @@ def chinese_characters(text: str, lowercase: bool = True, punctuation: bool = Fa
     check_str(text, "text")
     chars = [c for c in nfkc(text, lowercase) if not c.isspace()]
     if not punctuation:
-        chars = [c for c in chars if not is_punctuation(c)]
+        chars = [c for c in chars if not _is_punctuation(c)]
     return chars
 
 
@@ -204,7 +211,7 @@ def chinese_words(text: str, lowercase: bool = True, punctuation: bool = False) 
     check_str(text, "text")
     words = nfkc(text, lowercase).split()
     if not punctuation:
-        words = [w for w in words if not all(map(is_punctuation, w))]
+        words = [w for w in words if not all(map(_is_punctuation, w))]
     return words
 
 
@@ -256,7 +263,7 @@ def jieba_words(text: str, lowercase: bool = True, punctuation: bool = False) ->
     check_str(text, "text")
     words = [w for w in _jieba_segmenter().lcut(nfkc(text, lowercase)) if not w.isspace()]
     if not punctuation:
-        words = [w for w in words if not all(map(is_punctuation, w))]
+        words = [w for w in words if not all(map(_is_punctuation, w))]
     return words
 
 

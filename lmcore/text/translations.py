@@ -250,7 +250,7 @@ def verse_name(verse_id: int) -> str:
     """
     import pythonbible
 
-    book, chapter, verse = pythonbible.get_book_chapter_verse(int(verse_id))
+    book, chapter, verse = pythonbible.get_book_chapter_verse(check_int(verse_id, "verse_id"))
     return f"{book.title} {chapter}:{verse}"
 
 
@@ -263,16 +263,27 @@ def aligned_verse_ids(codes: Iterable[str], books: Iterable[int] | None = None) 
     (40, True)
     """
     codes = _codes(codes)
+    wanted = _books(books)
     common = set(verse_ids(codes[0])).intersection(*(verse_ids(code) for code in codes[1:]))
-    if books is not None:
-        wanted = set(books)
+    if wanted is not None:
         common = {v for v in common if v // 1_000_000 in wanted}
     return tuple(sorted(common))
+
+
+def _books(books) -> set[int] | None:
+    """``books`` (pythonbible's book numbers) as a set, each checked as an int, or None for all books."""
+    if books is None:
+        return None
+    if isinstance(books, (str, bytes)) or not isinstance(books, Iterable):
+        raise TypeError(f"books must be a list of book numbers (e.g. NEW_TESTAMENT), got {type(books).__name__}")
+    return {check_int(book, f"books[{i}]") for i, book in enumerate(books)}
 
 
 def _codes(codes) -> tuple[str, ...]:
     if isinstance(codes, str):
         raise TypeError(f"codes must be a list of translation codes, got the string {codes!r}; wrap it: [{codes!r}]")
+    if not isinstance(codes, Iterable):
+        raise TypeError(f"codes must be a list of translation codes such as ['web', 'kjv'], got {type(codes).__name__}")
     codes = tuple(codes)
     if not codes:
         raise ValueError("codes is empty; name at least one translation, e.g. ['web', 'kjv']")

@@ -164,6 +164,8 @@ def cross_entropy_report(p_weights: Sequence[float] | np.ndarray, m_weights: Seq
     p, m = _normalised(p_weights, "p"), _normalised(m_weights, "m")
     if p.size != m.size:
         raise ValueError(f"p has {p.size} outcomes but m has {m.size}")
+    if labels is not None and not isinstance(labels, Sequence):  # "ABC": one letter per outcome
+        raise TypeError(f"labels must be a list of outcome names, got {type(labels).__name__}")
     labels = tuple(str(i + 1) for i in range(p.size)) if labels is None else tuple(str(x) for x in labels)
     if len(labels) != p.size:
         raise ValueError(f"labels has {len(labels)} entries but p has {p.size} outcomes")

@@ -100,7 +100,7 @@ def entropy_rate_source(kind: str, first: float, second: float) -> MarkovSource 
     >>> entropy_rate_source("Markov chain", 0.1, 0.5).transition.tolist()
     [[0.9, 0.1], [0.5, 0.5]]
     """
-    if kind not in SOURCE_KINDS:
+    if not isinstance(kind, str) or kind not in SOURCE_KINDS:
         raise ValueError(f"kind must be one of {list(SOURCE_KINDS)}, got {kind!r}")
     names = SOURCE_KINDS[kind][:2]
     first, second = check_number(first, names[0], low=0, high=1), check_number(second, names[1], low=0, high=1)

@@ -30,6 +30,7 @@ from typing import ClassVar
 
 import ipywidgets as widgets
 
+from lmcore.checks import check_str
 from lmcore.evaluate import count_characters, evaluate
 from lmcore.i18n import Message, localised, tr, translatable
 from lmcore.ngram import Interpolated
@@ -149,6 +150,10 @@ def fairness_report(grid: Mapping[tuple[str, int], FairnessRow], unit: str, min_
     >>> round(report.perplexity_ratio, 2), report.bits_per_character_change
     (0.2, 0.5)
     """
+    if not isinstance(grid, Mapping) or not grid:
+        raise TypeError(f"grid must be a non-empty dict {{(unit, min_count): FairnessRow}} (from fairness_grid), "
+                        f"got {type(grid).__name__}" + (" (empty)" if isinstance(grid, Mapping) else ""))
+    check_str(unit, "unit")
     reference = next(iter(grid)) if reference is None else tuple(reference)
     for key in (reference, (unit, min_count)):
         if key not in grid:

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from lmcore import plots
-from lmcore.checks import check_number
+from lmcore.checks import check_int, check_number
 from lmcore.i18n import Message, localised, tr, translatable
 from lmcore.lm import Sentences
 from lmcore.ngram import (
@@ -195,6 +195,7 @@ def synthetic_order_probs(n_tokens: int = 5000, seed: int = 0) -> tuple[np.ndarr
     >>> heldout.shape, bool((heldout[:, 0] > 0).all()), bool((heldout[:, 2] == 0).any())
     ((100, 3), True, True)
     """
+    n_tokens = check_int(n_tokens, "n_tokens")
     rng = np.random.default_rng(seed)
 
     def one_split() -> np.ndarray:

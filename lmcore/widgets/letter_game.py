@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import numpy as np
 
+from lmcore.checks import check_int, check_str
 from lmcore.i18n import tr, translatable
 from lmcore.lm import LanguageModel
 from lmcore.shannon import LETTERS, guess_frequencies, letter_game, shannon_bounds, to_letters
@@ -78,14 +79,22 @@ def letter_report(sentence: str, counts: Sequence[int], model_ranks: Sequence[in
     >>> round(r.upper, 4), r.model_counts
     (0.8113, (3, 1, 1, 4))
     """
+    check_str(sentence, "sentence")
+    counts, model_ranks = _guess_counts(counts, "counts"), _guess_counts(model_ranks, "model_ranks")
     if len(counts) > len(sentence):
         raise ValueError(f"counts has {len(counts)} entries for a sentence of {len(sentence)} symbols")
-    counts = tuple(int(c) for c in counts)
     q, lower, upper, decreasing = _bounds(counts)
-    model_counts = tuple(int(r) for r in model_ranks[:len(counts)]) if len(model_ranks) else ()
+    model_counts = model_ranks[:len(counts)]
     _, model_lower, model_upper, model_decreasing = _bounds(model_counts)
     return LetterReport(sentence, counts, q, lower, upper, model_counts, model_lower, model_upper, decreasing,
                         model_decreasing)
+
+
+def _guess_counts(values: object, name: str) -> tuple[int, ...]:
+    """``values`` (a list or an int array of numbers of guesses) as a tuple of ints, each 1 to 27."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
+        raise TypeError(f"{name} must be a list of numbers of guesses, got {type(values).__name__}")
+    return tuple(check_int(value, f"{name}[{i}]", maximum=len(LETTERS)) for i, value in enumerate(values))
 
 
 # Whose fractions q_i do not fall yet, by (the student's fall, the model's fall).

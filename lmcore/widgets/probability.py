@@ -30,7 +30,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from lmcore import info, plots
-from lmcore.checks import check_distribution, check_weights
+from lmcore.checks import check_distribution, check_tokens, check_weights
 from lmcore.i18n import Message, localised, tr, translatable
 from lmcore.widgets.base import (
     INFINITY,
@@ -139,7 +139,10 @@ def explore_distribution(p: Sequence[float] | np.ndarray | Mapping[str, float],
             m = [m.get(label, 0.0) for label in labels]
         p = list(p.values())
     p = check_distribution(p, "p")  # the same checks and messages as every lmcore.info function
-    labels = tuple(str(i) for i in range(p.size)) if labels is None else tuple(labels)
+    if labels is None:
+        labels = tuple(str(i) for i in range(p.size))
+    else:  # "ab": one letter per outcome, as cross_entropy_report reads it
+        labels = tuple(labels if isinstance(labels, str) else check_tokens(labels, "labels"))
     if len(labels) != p.size:
         raise ValueError(f"labels has {len(labels)} entries but p has {p.size} probabilities")
     entropy = info.entropy(p)
@@ -196,11 +199,10 @@ def distribution_from_weights(p_weights: Sequence[float] | np.ndarray,
     """
     p = _normalise(p_weights, "p")
     m, note = None, None
-    if m_weights is not None:
-        try:
-            m = _normalise(m_weights, "m")
-        except ValueError:
-            note = translatable("The model's weights are all 0, so it is no distribution: no cross-entropy to show.")
+    if m_weights is not None and check_weights(m_weights, "m").sum() == 0:  # any other fault is raised
+        note = translatable("The model's weights are all 0, so it is no distribution: no cross-entropy to show.")
+    elif m_weights is not None:
+        m = _normalise(m_weights, "m")
     report = explore_distribution(p, m, labels)
     if note:
         report = replace(report, notes=report.notes + (note,))

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
-from lmcore.checks import check_str
+from lmcore.checks import check_probabilities, check_str
 from lmcore.i18n import localised, tr, translatable
 from lmcore.shannon import Step, check_guess, check_models, check_sentence, draw_sentence, play_step
 from lmcore.text import chinese_characters, english_words
@@ -75,6 +75,7 @@ def format_probability(p: float) -> str:
     >>> format_probability(0.12345), format_probability(0.0000123), format_probability(0.0)
     ('0.1235', '1.23e-05', '0')
     """
+    p = float(check_probabilities([p], "p")[0])
     if p == 0:
         return "0"
     return f"{p:.4f}" if p >= 0.001 else f"{p:.2e}"
@@ -86,7 +87,7 @@ def css_name(name: str) -> str:
     >>> css_name("trigram")
     'trigram'
     """
-    return re.sub(r"[^a-z0-9_-]", "-", name.lower())
+    return re.sub(r"[^a-z0-9_-]", "-", check_str(name, "name").lower())
 
 
 def _bits(value: float) -> str:

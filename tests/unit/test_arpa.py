@@ -289,3 +289,15 @@ def test_many_numbers_in_exponent_form_are_read(tmp_path):
     sentences = [["a", "b"], ["zz"], ["a", "a", "b"]]
     np.testing.assert_allclose(read_arpa(path).token_logprobs(sentences),
                                read_arpa(plain).token_logprobs(sentences), rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("path, error, message", [
+    (3, TypeError, "^path must be a file name .a str or a pathlib.Path., got int$"),  # open(3): file descriptor 3
+    (None, TypeError, "^path must be a file name .a str or a pathlib.Path., got NoneType$"),
+    ("", ValueError, "^path is empty: give a file name$"),
+])
+def test_a_path_that_is_no_file_name_is_named(path, error, message):
+    with pytest.raises(error, match=message):
+        read_arpa(path)
+    with pytest.raises(error, match=message):
+        write_arpa(KneserNey(2).fit(TRAIN), path)

@@ -670,3 +670,8 @@ def test_settings_too_large_for_a_float_are_refused_by_name():
         corpus_bleu(["a b"], [["a b"]], smooth_method="floor", smooth_value=10**400)
     with pytest.raises(ValueError, match=r"^weights\[0\] is 1000.*; weights must be finite and >= 0$"):
         corpus_bleu(["a b"], [["a b"]], max_order=2, weights=[10**400, 1])
+
+
+def test_a_smoothing_method_that_is_no_str_is_named():
+    with pytest.raises(ValueError, match=r"^smooth_method must be one of \(.*\), got \['exp'\]$"):
+        sentence_bleu("a b", ["a b"], smooth_method=["exp"])  # was TypeError: unhashable type: 'list'

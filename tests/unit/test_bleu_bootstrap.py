@@ -228,3 +228,26 @@ def test_odd_input_with_a_right_number():
     assert one.interval == (0.0, 0.0) and one.n_resamples == 1
     # whole counts as floats (sums of resampled rows) are counts
     assert float(bleu_scores([7.0, 8.0, 5.0, 2.0, 7.0, 5.0])) == pytest.approx(0.46337, abs=5e-6)
+
+
+@pytest.mark.parametrize("value, words", [(math.nan, "matrix contains NaN"),
+                                          (math.inf, "matrix contains an infinite value")])
+def test_resampled_statistics_refuse_a_matrix_that_is_not_finite(value, words):
+    matrix = stats_matrix(COURSE_CORPUS).astype(float)
+    matrix[1, 2] = value  # spread to every resample that drew the row, with a RuntimeWarning for inf
+    with pytest.raises(ValueError, match=f"^{words}$"):
+        resampled_sums(matrix, resample_indices(2, 5, seed=0))
+
+
+@pytest.mark.parametrize("change, error, words", [
+    ({"score_a": math.nan}, ValueError, "^score_a must be a finite number, got nan$"),
+    ({"score_b": None}, TypeError, "^score_b must be a number, got NoneType$"),
+    ({"scores_a": np.array([0.3, math.nan])}, ValueError, "^scores_a contains NaN$"),
+    ({"scores_b": np.array([0.3])}, ValueError, "^scores_a and scores_b must be one score per resample"),
+    ({"confidence": math.nan}, ValueError, "^confidence must be a finite number, got nan"),
+])
+def test_a_paired_bootstrap_result_holds_finite_scores(change, error, words):
+    fields = {"score_a": 0.3, "score_b": 0.32, "scores_a": np.array([0.3, 0.31]), "scores_b": np.array([0.33, 0.3]),
+              "confidence": 0.95, "seed": None}
+    with pytest.raises(error, match=words):
+        bleu.PairedBootstrap(**{**fields, **change})  # gave nan p-values and intervals, silently

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from lmcore import checks, coding, info, ngram, shannon
+from lmcore import checks, coding, i18n, info, ngram, shannon
 from lmcore.bleu import BleuSignature
 from lmcore.evaluate import texts
 from lmcore.exercises import check_number as check_answer
@@ -518,6 +518,7 @@ STR_TAKERS = {
     "shannon.rank_of": (lambda w: shannon.rank_of(BIGRAM, ["i"], w), "token"),
     "shannon.check_guess": (lambda w: shannon.check_guess(w), "guess"),
     "coding.join_text": (lambda w: coding.join_text(TOY, separator=w), "separator"),
+    "i18n.tr": (lambda w: i18n.tr(w), "text"),
 }
 
 TOKENS_TAKERS = {  # a context, a history, a sentence or the guesses: a list of str
@@ -588,3 +589,56 @@ def test_an_int_beyond_a_floats_range_is_an_infinite_value_not_an_overflow():
         info.entropy([10**400, 1])
     with pytest.raises(ValueError, match="weights contains an infinite value"):
         checks.check_weights([10**400], "weights")
+
+
+@pytest.mark.parametrize("code", [None, 3, b"zh"])
+def test_a_language_code_that_is_no_str_is_named(code):  # a list is unhashable to the catalogs' cache first
+    assert raised(lambda: i18n.catalog(code)) == raised(lambda: checks.check_str(code, "code"))
+
+
+# --- finite numbers, samples without missing values, file names -------------------------------------
+
+
+def test_check_finite_refuses_nan_and_infinity_but_not_negative_numbers():
+    assert checks.check_finite([[-1, 0.5]], "matrix").tolist() == [[-1.0, 0.5]]
+    assert raised(lambda: checks.check_finite([0.5, math.nan], "scores")) == (ValueError, "scores contains NaN")
+    assert raised(lambda: checks.check_finite(np.array([-math.inf]), "scores")) == (
+        ValueError, "scores contains an infinite value")
+    assert raised(lambda: checks.check_finite([0.5, None], "scores")) == (TypeError, "scores must contain only numbers")
+    assert raised(lambda: checks.check_finite("0.5", "scores")) == (
+        TypeError, "scores must be numbers (a sequence or an array), got str")
+
+
+@pytest.mark.parametrize("sample, words", [
+    ([1.0, math.nan], "sequence contains NaN at position 1"),
+    (np.array([[1.0, 2.0], [np.nan, 3.0]]), "sequence contains NaN at position 2"),  # in the flattened array
+    (["a", None, "b"], "sequence contains None at position 1"),
+    (np.array(["a", math.nan], dtype=object), "sequence contains NaN at position 1"),
+    ((x for x in [1.0, None]), "sequence contains None:"),  # read once: no position
+])
+def test_check_no_missing_names_the_missing_value_and_where_it_is(sample, words):
+    error, message = raised(lambda: checks.check_no_missing(sample, "sequence"))
+    assert error is ValueError and message.startswith(words) and "a missing value, not a symbol" in message
+
+
+def test_check_no_missing_scans_the_distinct_values_it_is_given():
+    tokens = ["a", "b"] * 1000
+    assert checks.check_no_missing(tokens, "tokens", distinct={"a": 0, "b": 1}) is tokens
+    assert checks.check_no_missing(np.arange(3), "ids") is not None  # ints hold no NaN
+    assert raised(lambda: checks.check_no_missing(["a", None], "tokens", distinct={"a": 0, None: 1}))[1].startswith(
+        "tokens contains None at position 1")
+
+
+@pytest.mark.parametrize("path, error, words", [
+    (3, TypeError, "path must be a file name (a str or a pathlib.Path), got int"),  # open(3) is file descriptor 3
+    (None, TypeError, "path must be a file name (a str or a pathlib.Path), got NoneType"),
+    ("", ValueError, "path is empty: give a file name"),
+])
+def test_check_path_refuses_what_is_no_file_name(path, error, words):
+    assert raised(lambda: checks.check_path(path)) == (error, words)
+    assert checks.check_path(Path("model.arpa")) == Path("model.arpa")
+
+
+@pytest.mark.parametrize("n", [None, math.nan, 2.5, "3"])
+def test_sum_tolerance_takes_a_number_of_outcomes(n):
+    assert raised(lambda: checks.sum_tolerance(n)) == raised(lambda: checks.check_int(n, "n", minimum=0))

@@ -520,3 +520,19 @@ def test_a_message_past_the_limits_is_refused_before_the_work():
         coding.narrow_interval("AB" * (limit // 2), {"A": 0.7, "B": 0.3})  # 52 and 54 bits a symbol
     n = coding.narrow_interval("AB" * (limit // 2), {"A": 0.5, "B": 0.5})  # 1 bit a symbol: the longest message
     assert n.surprisal == limit and n.code == "01" * (limit // 2)
+
+
+def test_a_predictor_of_what_is_no_model_is_named():
+    with pytest.raises(TypeError, match="^model must be a fitted lmcore language model"):
+        Predictor(None)  # was AttributeError: 'NoneType' object has no attribute 'context_length'
+    with pytest.raises(NotFittedError):
+        Predictor(KneserNey(2))
+
+
+def test_a_model_whose_probabilities_are_nan_is_refused_before_coding(models):
+    model, _ = models
+    broken = AddK(2).fit(TRAIN)
+    broken.id_probs = lambda grams, context_len: np.full(len(grams), np.nan)
+    with pytest.raises(ValueError, match=r"^model AddK gave the probability nan \(not a number in \[0, 1\]\)"):
+        coding.encode(broken, [["the", "cat"]])  # was numpy's "Probability distribution not normalizable"
+    assert coding.decode(coding.encode(model, [["the", "cat"]]).data, model) == [["the", "cat"]]

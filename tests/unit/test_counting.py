@@ -238,3 +238,18 @@ def test_sentences_of_the_wrong_type_are_refused(sentences, message):
     with pytest.raises(TypeError, match=message):
         MLE(2).fit(sentences)
     assert MLE(2).fit([("a", "b")]).count("b", ["a"]) == 1  # a tuple of tokens is a sentence
+
+
+@pytest.mark.parametrize("args, error, message", [
+    ((None, [2], 2, 1, 1), TypeError, r"^ids must be a 1-d array of integer vocabulary ids, got object of shape \(\)$"),
+    (([5.0, np.nan], [2], 2, 1, 1), TypeError, "^ids must be a 1-d array of integer vocabulary ids, got float64"),
+    (([5, 6], [np.nan], 2, 1, 1), TypeError, r"^lengths must be a 1-d array of sentence lengths \(integers >= 0\)$"),
+    (([5, 6], [3], 2, 1, 1), ValueError, "^lengths add up to 3, but ids holds 2 ids$"),
+    (([5, 6], [2], np.nan, 1, 1), TypeError, "^order must be an int, got float$"),
+    (([5, 6], [2], 2, None, 1), TypeError, "^n_start must be an int, got NoneType$"),
+    (([5, 6], [2], 2, 1, -1), ValueError, "^n_end must be at least 0, got -1$"),
+])
+def test_frame_sentences_names_what_it_cannot_frame(args, error, message):
+    # were int() and ufunc errors, or a NaN id cast to -2147483648 with a RuntimeWarning
+    with pytest.raises(error, match=message):
+        frame_sentences(*args)

@@ -1,6 +1,7 @@
 """Tests for lmcore.estimators: entropy from samples, block entropies, the running rate of samples."""
 
 import math
+import re
 from collections import Counter
 
 import numpy as np
@@ -313,3 +314,32 @@ def test_sample_rates_takes_one_plain_sample_and_names_bad_ones():
         estimators.rate_convergence(coin, 10, seed=-1)
     with pytest.raises(TypeError, match="seed must be an int, None or a numpy Generator, got True"):
         estimators.rate_convergence(coin, 10, seed=True)  # was taken as the seed 1
+
+
+# --- a missing value is no symbol ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call, sample, words", [
+    (lambda s: estimators.block_entropy(s, 1), np.array([1.0, np.nan, 2.0]), "sequence contains NaN at position 1"),
+    (lambda s: estimators.block_entropy(s, 1), [1.0, math.nan, 2.0], "sequence contains NaN at position 1"),
+    (lambda s: estimators.block_entropy(s, 1), ["a", None, "b"], "sequence contains None at position 1"),
+    (lambda s: estimators.block_entropy_rates(s, 2), np.array([1.0, 2.0, np.nan]),
+     "sequence contains NaN at position 2"),
+    (lambda s: estimators.entropy_growth(s, sizes=[2]), [1.0, math.nan], "tokens contains NaN at position 1"),
+    (lambda s: estimators.entropy_growth(s, sizes=[2]), np.array([np.nan, 1.0]), "tokens contains NaN at position 0"),
+    (estimators.token_counts, [1.0, math.nan, 1.0], "tokens contains NaN at position 1"),
+    (estimators.token_counts, np.array([1.0, np.nan]), "tokens contains NaN at position 1"),
+    (estimators.token_counts, np.array(["a", None], dtype=object), "tokens contains None at position 1"),
+    (estimators.token_counts, iter([1.0, math.nan]), "tokens contains NaN:"),  # a generator: read, no position
+])
+def test_a_sample_holding_nan_or_none_is_refused_with_its_position(call, sample, words):
+    # a float array was a bare KeyError; a list counted NaN (each NaN a type of its own) as a symbol
+    with pytest.raises(ValueError, match=f"^{re.escape(words)}.*a missing value, not a symbol"):
+        call(sample)
+
+
+def test_infinity_is_a_symbol_but_nan_is_not():
+    assert estimators.block_entropy([1.0, math.inf, math.inf, 1.0], 1) == 1.0  # equal to itself: one type
+    assert estimators.token_counts(np.array([math.inf, 2.0, math.inf])).tolist() == [2, 1]
+    with pytest.raises(ValueError, match="^sequence contains NaN at position 2: a missing value"):
+        estimators.block_entropy([1.0, math.inf, math.nan, 1.0], 1)

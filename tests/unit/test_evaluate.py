@@ -226,3 +226,19 @@ def test_a_result_cannot_be_edited():
     result = ev.evaluate(AddK(2).fit(TOY_TRAIN), TOY_TEST)
     with pytest.raises(AttributeError):
         result.perplexity = 1.0
+
+
+@pytest.mark.parametrize("logprobs, shown", [([-1.0, math.nan], "nan"), ([0.5, -1.0], "0.5")])
+def test_a_model_whose_log_probabilities_are_nan_or_above_0_is_refused_with_where(logprobs, shown):
+    # gave a NaN perplexity, or one too low, silently
+    for call in (ev.evaluate, ev.sentence_perplexities):
+        with pytest.raises(ValueError, match=rf"^model FixedScores gave the log-probability {shown} \(not a "
+                                             r"log-probability <= 0\) to 1 of 2 tokens, the first at sentences\[0\]"):
+            call(FixedScores(logprobs), [["w"]])
+    assert ev.evaluate(FixedScores([-math.inf, -1.0]), [["w"]]).perplexity == math.inf  # probability 0: by design
+
+
+@pytest.mark.parametrize("n, error", [(math.nan, TypeError), (None, TypeError), (0, ValueError)])
+def test_order_name_takes_an_order(n, error):
+    with pytest.raises(error, match="^n must be"):
+        ev.order_name(n)  # was "nan-gram"

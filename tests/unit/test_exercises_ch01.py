@@ -210,3 +210,19 @@ def test_half_unit_and_mistakes_are_checked():
         half_unit("1", 3)
     with pytest.raises(TypeError, match="^mistakes key 'a' must be a number, got str$"):
         ex.check_number(2.0, 1.0, mistakes={"a": "by a typo"})  # was a TypeError inside a subtraction
+
+
+@pytest.mark.parametrize("answer, shown", [(math.nan, "nan"), (np.float64("nan"), "np.float64(nan)"),
+                                           ("nan", "'nan'")])
+def test_nan_is_no_number_answer(answer, shown):
+    # was "Not yet: nan is not it. Check each step against the text above."
+    assert ex.check_olives_surprisal(answer).message == f"Not yet: expected a number, got {shown}."
+    assert ex.check_number(answer, 1.0).correct is False
+
+
+def test_a_choice_is_checked_against_a_str_and_explanations():
+    with pytest.raises(TypeError, match="^expected must be a str, got NoneType$"):
+        ex.check_choice("A", None, explanations={"A": "right"})  # was AttributeError: 'NoneType' ... 'upper'
+    with pytest.raises(TypeError, match="^explanations must be a dict {choice: explanation} with str choices"):
+        ex.check_choice("A", "A", explanations=None)
+    assert ex.check_choice(None, "A", explanations={"A": "right"}).correct is None

@@ -2,12 +2,13 @@
 that measures models (evaluate, the Shannon game, the coder) takes any of them."""
 
 import math
+import re
 
 import numpy as np
 import pytest
 
 from lmcore import coding, evaluate, shannon
-from lmcore.lm import LanguageModel, NotFittedError, check_language_model, context_rows
+from lmcore.lm import LanguageModel, NotFittedError, TokenScores, check_language_model, context_rows
 from lmcore.neural import NeuralLM, TrainingConfig, train
 from lmcore.ngram import MLE, AddK, Interpolated, KneserNey, read_arpa, write_arpa
 from lmcore.text import TOY_TEST, TOY_TRAIN, Vocabulary
@@ -137,3 +138,67 @@ def test_what_is_not_a_fitted_language_model_is_named():
         check_language_model(KneserNey(2))
     with pytest.raises(TypeError, match="must be a fitted lmcore language model"):
         evaluate.evaluate({"not": "a model"}, TEST)
+
+
+# --- rows of ids and the answers of a model --------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", sorted(set(MODELS) - {"NeuralLM"}))  # the neural model reads its whole window
+def test_id_probs_refuses_rows_that_would_give_nan_or_read_the_wrong_order(kind, tmp_path_factory):
+    model = MODELS[kind](tmp_path_factory)
+    width = model.context_length + 1
+    grams = np.full((1, width), 3)
+    with pytest.raises(TypeError, match="^context_len must be a 1-d array of 1 int .one per row of grams.,"):
+        model.id_probs(grams, None)  # MLE and add-k gave nan, the others a TypeError of a comparison
+    with pytest.raises(TypeError, match=f"^grams must be an int array of shape \\(N, {width}\\), got float64"):
+        model.id_probs(grams.astype(float), np.array([0]))
+    with pytest.raises(ValueError, match=f"^context_len must be between 0 and {width - 1}, got {width} .. {width}$"):
+        model.id_probs(grams, np.array([width]))  # MLE gave whatever an empty array held
+    with pytest.raises(ValueError, match="^grams holds ids outside 0.."):
+        model.id_probs(np.full((1, width), -1), np.array([0]))
+    assert 0 < model.id_probs(grams, np.array([0]))[0] <= 1
+
+
+def test_context_rows_names_what_is_no_model_and_targets_that_are_no_ids():
+    model = MLE(2).fit(TRAIN)
+    with pytest.raises(TypeError, match="^model must be a fitted lmcore language model"):
+        context_rows(None, ["i"], model.outcome_ids)  # was AttributeError: 'NoneType' object has no attribute
+    with pytest.raises(TypeError, match=r"^targets must be a 1-d array of int ids, got float64 of shape \(1,\)$"):
+        context_rows(model, ["i"], np.array([np.nan]))  # was cast to an id, with a RuntimeWarning
+    assert context_rows(model, ["i"], [])[0].shape == (0, 2)
+
+
+class Answers(LanguageModel):
+    """A model that keeps the protocol but answers ``value`` for every probability, as a broken one could."""
+
+    context_length, sentence_padding = 1, (1, 1)
+
+    def __init__(self, value):
+        self.vocab, self.value = Vocabulary(["i", "spent"]), value
+        self.outcome_ids = np.array([0, 2, 3, 4])
+
+    def id_probs(self, grams, context_len):
+        return np.full(len(grams), self.value)
+
+    def score_tokens(self, sentences):
+        n = sum(len(s) + 1 for s in sentences)
+        with np.errstate(invalid="ignore"):
+            logprobs = np.full(n, np.log(self.value))
+        return TokenScores(logprobs, np.full(n, 3), np.zeros(n, int), np.arange(n), np.zeros(n, bool),
+                           np.zeros(n, bool))
+
+
+@pytest.mark.parametrize("value", [math.nan, 1.5, -0.25])
+def test_a_model_that_answers_no_probability_is_refused_by_every_tool(value):
+    model = Answers(value)
+    calls = {"prob": lambda: model.prob("i"), "distribution": lambda: model.distribution(["i"]),
+             "next_word_distribution": lambda: model.next_word_distribution([]),
+             "top_guesses": lambda: shannon.top_guesses(model, ["i"]),
+             "encode": lambda: coding.encode(model, [["i"]], method="dense"),
+             "evaluate": lambda: evaluate.evaluate(model, [["i"]])}
+    for name, call in calls.items():  # prob and distribution passed nan or 1.5 on, top_guesses gave (), evaluate nan
+        with pytest.raises(ValueError) as refused:
+            call()
+        assert re.match(r"model Answers gave the (log-)?probability (nan|1\.5|-0\.25|0\.405465) ",
+                        str(refused.value)), name
+    assert Answers(0.25).prob("i") == 0.25

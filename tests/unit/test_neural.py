@@ -171,6 +171,78 @@ def test_bad_input_is_named(call, error, words):
         call()
 
 
+# --- a training that diverges, a model that is not finite -------------------------------------------
+
+
+def untrained():
+    return NeuralLM(Vocabulary.build(TOY), context_size=2, dim=3, hidden=5, seed=0)
+
+
+@pytest.mark.parametrize("config, words", [
+    (TrainingConfig(epochs=3, batch_size=8, learning_rate=1e6), r"at step 2 \(epoch 1\) the batch loss is 3.59e\+06 "
+                                                                 r"nats per token, over 100 times the uniform model's"),
+    (TrainingConfig(epochs=3, batch_size=4, learning_rate=1e38), r"at step 2 \(epoch 1\) the batch loss is nan"),
+])
+def test_a_diverging_training_stops_at_its_step_and_keeps_a_finite_model(config, words):
+    # a learning rate of 1e6 trained on to a model certain of one outcome, 1e38 to one that answered NaN
+    model = untrained()
+    with pytest.raises(FloatingPointError, match=f"^training diverged: {words}.*smaller learning_rate"):
+        train(model, TOY, config=config)
+    assert all(np.isfinite(array).all() for array in model.parameters().values())
+    assert math.isfinite(evaluate.perplexity(model, TOY))  # the parameters it started with
+
+
+def test_a_training_without_divergence_is_not_stopped():
+    history = train(untrained(), TOY, config=TrainingConfig(epochs=3, batch_size=8, learning_rate=0.05))
+    assert np.all(np.isfinite(history.train_bits))
+    with pytest.raises(ValueError, match=r"^learning_rate · weight_decay must be below 1 .*got 1e\+06 · 0.5$"):
+        TrainingConfig(learning_rate=1e6, weight_decay=0.5)  # each step multiplied the weights by -499999
+
+
+@pytest.mark.parametrize("call", [
+    lambda model: model.prob("i", ["spent"]),
+    lambda model: model.distribution([]),
+    lambda model: model.next_word_distribution(["i"]),
+    lambda model: model.token_logprobs(TOY),
+    lambda model: model.grams_logprobs(model.frame(TOY).grams),
+    lambda model: model.context_logprobs(TOY),
+    lambda model: evaluate.evaluate(model, TOY),
+])
+def test_a_model_whose_parameters_are_not_finite_never_answers_nan(call):
+    model = untrained()
+    model.W2[0, 3] = np.nan  # as a diverged training leaves it (column 1, <s>, is never an outcome)
+    with pytest.raises(ValueError, match="^the model's parameters W2 hold NaN or infinite values, so its "
+                                         "probabilities would be NaN: its training diverged; train it again"):
+        call(model)
+
+
+def test_parameters_too_large_to_compute_with_are_named_and_a_nan_model_is_not_trained_on(tmp_path):
+    model = untrained()
+    model.b1[...], model.W2[...] = 1.0, 3e38  # finite, but the softmax overflows
+    with pytest.raises(ValueError, match=r"^the model's parameters are too large to compute with \(up to 3e\+38 in W2"):
+        model.prob("i")
+    model.W2[0, 0] = np.inf
+    with pytest.raises(ValueError, match="^model's parameters W2 hold NaN or infinite values: train a new NeuralLM$"):
+        train(model, TOY)
+
+
+def test_a_file_of_parameters_that_are_not_finite_is_neither_written_nor_read(tmp_path):
+    model = untrained()
+    model.W2[0, 3] = 1e5  # beyond float16
+    with pytest.raises(ValueError, match="^the parameter W2 holds NaN or values beyond float16's range"):
+        model.save(tmp_path / "m.npz")
+    model.save(tmp_path / "m.npz", dtype=np.float32)
+    with np.load(tmp_path / "m.npz") as stored:
+        arrays = {key: stored[key] for key in stored.files}
+    arrays["E"][0, 0] = np.nan  # a damaged file
+    np.savez(tmp_path / "damaged.npz", **arrays)
+    with pytest.raises(ValueError, match="damaged.npz: the parameter E holds NaN or infinite values"):
+        NeuralLM.load(tmp_path / "damaged.npz")
+    with pytest.raises(TypeError, match="^path must be a file name"):
+        model.save(3)  # numpy would have written to file descriptor 3
+    assert NeuralLM.load(str(tmp_path / "m.npz").encode())[0].n_parameters == model.n_parameters  # bytes name
+
+
 # --- the stored models and the code that trained them ---------------------------------------
 
 # What the reduced re-training below reached when it was written: the same code must reach it again.

@@ -555,3 +555,12 @@ def test_odd_arguments_of_the_game_are_named(toy_models):
         shannon.context_profile([MLE(1).fit(TOY)], TOY, seed=1.5)
     profile = shannon.context_profile((m for m in [MLE(1).fit(TOY)]), TOY, n_positions=10**12)  # a generator
     assert profile.n_positions == sum(map(len, TOY))  # every position, no more
+
+
+def test_a_letter_model_that_answers_nan_is_refused():
+    model = shannon.fit_letter_model("ab " * 20, order=2)
+    model.id_probs = lambda grams, context_len: np.full(len(grams), np.nan)
+    with pytest.raises(ValueError, match="^model KneserNey gave the probability nan"):
+        shannon.letter_game(model, "ab a")  # ranked NaN as the least likely guess, silently
+    with pytest.raises(ValueError, match="^model KneserNey gave the probability nan"):
+        shannon.top_guesses(model, ["a"])  # was an empty list of guesses

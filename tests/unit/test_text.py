@@ -5,6 +5,7 @@ share that cost; the whole file runs in a few seconds.
 """
 
 import importlib.util
+import math
 import re
 import unicodedata
 
@@ -21,9 +22,14 @@ from lmcore.text import (
     corpus_names,
     describe_corpora,
     english_sentences,
+    english_token_pattern,
     english_words,
     genre_pairs,
+    is_punctuation,
+    jieba_words,
     load_corpus,
+    nfkc,
+    normalize_quotes,
     split_indices,
     split_sentences,
 )
@@ -70,6 +76,47 @@ def test_english_words_non_ascii_text_uses_the_same_rules():
 def test_english_words_rejects_non_strings():
     with pytest.raises(TypeError, match="text must be a str"):
         english_words(["already", "split"])
+
+
+TEXT_TAKERS = {  # every helper that takes text: None or a non-str is named, never an AttributeError deep inside
+    "normalize_quotes": normalize_quotes,
+    "english_token_pattern": lambda text: english_token_pattern(text, punctuation=True),
+    "nfkc": lambda text: nfkc(text, lowercase=True),
+    "english_words": english_words,
+    "english_sentences": english_sentences,
+    "chinese_words": chinese_words,
+    "chinese_characters": chinese_characters,
+    "jieba_words": jieba_words,
+    "chinese_sentences": chinese_sentences,
+}
+
+
+@pytest.mark.parametrize("name", ["normalize_quotes", "english_token_pattern", "nfkc"])
+@pytest.mark.parametrize("value, kind", [(None, "NoneType"), (3, "int"), (b"text", "bytes"), (["a", "b"], "list"),
+                                         (math.nan, "float")])
+def test_the_building_blocks_name_text_that_is_no_str(name, value, kind):
+    # were AttributeError: 'NoneType' object has no attribute 'translate' (or 'isascii'), or normalize()'s words
+    with pytest.raises(TypeError, match=f"^text must be a str, got {kind}$"):
+        TEXT_TAKERS[name](value)
+
+
+def test_every_text_helper_refuses_none_in_the_same_words():
+    for name, call in TEXT_TAKERS.items():
+        with pytest.raises(TypeError, match="^text must be a str, got NoneType$"):
+            call(None)
+        assert call("") in ([], "") or call("").pattern, name  # empty text is no error
+
+
+@pytest.mark.parametrize("char, error, words", [
+    (None, TypeError, "char must be a str, got NoneType"),
+    (["，"], TypeError, "char must be a str, got list"),  # was unhashable in the cache
+    ("", ValueError, "char must be one character, got ''"),
+    ("，。", ValueError, "char must be one character, got '，。'"),
+])
+def test_is_punctuation_takes_one_character(char, error, words):
+    with pytest.raises(error, match=f"^{re.escape(words)}$"):
+        is_punctuation(char)
+    assert is_punctuation("，") and not is_punctuation("好")
 
 
 def test_english_sentences():
@@ -296,6 +343,8 @@ def test_split_errors():
         split_sentences("a whole text")
     with pytest.raises(ValueError, match="empty"):
         split_sentences([])
+    with pytest.raises(TypeError, match=r"^sentences\[1\] must be a sentence \(a list of tokens\), got NoneType$"):
+        split_sentences([["a"], None, ["c"]])  # was split, the None kept as a training sentence
 
 
 def test_split_of_a_real_corpus():

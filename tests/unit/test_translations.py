@@ -1,5 +1,6 @@
 """lmcore.translations: verse-aligned Bible translations read from their PyPI packages."""
 
+import math
 import re
 
 import numpy as np
@@ -122,6 +123,12 @@ def test_verse_names():
     (lambda: tr.sample_verses(["web", "bwe"], 10_000), ValueError, "n must be between 1 and 7,"),
     (lambda: tr.sample_verses(["web"], 2.5), TypeError, "n must be an int"),
     (lambda: tr.sample_verses(["web"], 2).references(["kjv"]), ValueError, "not in this sample"),
+    # were an int() or iteration error without the argument's name, or silently no verses
+    (lambda: tr.verse_name(math.nan), TypeError, "^verse_id must be an int, got float$"),
+    (lambda: tr.verse_name(None), TypeError, "^verse_id must be an int, got NoneType$"),
+    (lambda: tr.sample_verses(None, 3), TypeError, "^codes must be a list of translation codes such as"),
+    (lambda: tr.aligned_verse_ids(["web"], books=40), TypeError, "^books must be a list of book numbers"),
+    (lambda: tr.aligned_verse_ids(["web"], books=[40, math.nan]), TypeError, r"^books\[1\] must be an int, got float$"),
 ])
 def test_bad_input_is_named(call, error, message):
     with pytest.raises(error, match=message):

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from lmcore import coding
 from lmcore.evaluate import units
+from lmcore.lm import TokenScores
 from lmcore.ngram import AddK, KneserNey
-from lmcore.text import METASPACE, TOY_TEST, TOY_TRAIN, train_bpe
+from lmcore.text import METASPACE, TOY_TEST, TOY_TRAIN, load_bpe, load_stored_bpe, train_bpe
 
 TOY = [list(s) for s in TOY_TRAIN]
 ENGLISH = [s.split() for s in ("in the beginning god created the heavens and the earth",
@@ -203,3 +204,34 @@ def test_the_perplexity_table_names_its_lists():
     with pytest.raises(ValueError, match="^split.heldout is empty: interpolation fits its λ on held-out sentences$"):
         perplexity_table((TOY, [], TOY_TEST), orders=[1])  # was "sentences is empty"
     assert perplexity_table((TOY, [], TOY_TEST), orders=[1], methods=["add-one"]).perplexities.shape == (1, 1)
+
+
+def test_bpe_files_are_named_by_path_and_a_missing_one_is_not_found(tmp_path):
+    bpe = train_bpe(TOY, 20)
+    with pytest.raises(TypeError, match="^path must be a file name"):
+        bpe.save(None)  # was a file named "None"
+    with pytest.raises(FileNotFoundError, match="no such file .a tokenizer BPE.save wrote.$"):
+        load_bpe(tmp_path / "missing.json")  # was a bare Exception from tokenizers
+    with pytest.raises(TypeError, match="^name must be a str, got list$"):
+        load_stored_bpe(["english"])
+    bpe.save(tmp_path / "bpe.json")
+    assert load_bpe(str(tmp_path / "bpe.json").encode()).encode([["i"]]) == bpe.encode([["i"]])
+
+
+def test_a_speller_that_answers_nan_is_refused():
+    speller = coding.fit_speller([["ab", "ba"]], min_count=1)
+    speller.score_tokens = lambda sentences: FixedScores(math.nan).score_tokens(sentences)
+    with pytest.raises(ValueError, match="^model KneserNey gave the log-probability nan"):
+        units.spelling_bits(speller, ["ab"])  # was nan bits
+
+
+class FixedScores:
+    """What a model's score_tokens returns, every log-probability ``value``."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def score_tokens(self, sentences):
+        n = sum(len(s) + 1 for s in sentences)
+        return TokenScores(np.full(n, self.value), np.zeros(n, int), np.zeros(n, int), np.arange(n),
+                           np.zeros(n, bool), np.zeros(n, bool))

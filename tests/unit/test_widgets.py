@@ -615,3 +615,24 @@ def test_lambda_explorer_in_chinese_shows_the_english_numbers(chinese, arrays):
     assert spans(explorer.test_output.value) == spans(english.test_output.value)
     assert explorer.result == english.result and explorer.test_result == english.test_result
     assert explorer.em_lambdas == english.em_lambdas
+
+
+@pytest.mark.parametrize("m_weights, error, words", [
+    ([1, math.nan], ValueError, "^m contains NaN$"),
+    ([1, -1], ValueError, r"^m has negative weights: \[-1.0\]$"),
+    ([1, math.inf], ValueError, "^m contains an infinite value$"),
+    ([], ValueError, "^m is empty$"),
+])
+def test_a_model_of_bad_weights_is_named_not_called_all_zero(m_weights, error, words):
+    # each was left out with the note "The model's weights are all 0", which they were not
+    with pytest.raises(error, match=words):
+        distribution_from_weights([1, 1], m_weights)
+
+
+def test_labels_of_a_distribution_are_text_and_the_synthetic_sizes_are_ints():
+    with pytest.raises(TypeError, match=r"^labels must contain only str tokens, got NoneType None$"):
+        explore_distribution([0.5, 0.5], labels=["rain", None])  # was a label None
+    with pytest.raises(TypeError, match=r"^labels must be a sequence of tokens \(e.g. a list of str\), got int$"):
+        distribution_from_weights([1, 1], labels=2)  # was TypeError: 'int' object is not iterable
+    with pytest.raises(TypeError, match="^n_tokens must be an int, got NoneType$"):
+        synthetic_order_probs(None)  # was an AxisError

@@ -389,3 +389,12 @@ def test_fairness_explorer_in_chinese_shows_the_english_numbers(chinese, grid):
         assert spans(page) == spans(english.output.value) and len(spans(page)) == 6
         assert decimals(page) == decimals(english.output.value)
         assert "每字符比特数" not in english.output.value
+
+
+def test_a_report_of_an_empty_or_missing_grid_is_named(grid):
+    with pytest.raises(TypeError, match=r"^grid must be a non-empty dict .* got dict \(empty\)$"):
+        fairness_report({}, "word", 1)  # was StopIteration
+    with pytest.raises(TypeError, match="^grid must be a non-empty dict .* got NoneType$"):
+        fairness_report(None, "word", 1)
+    with pytest.raises(TypeError, match="^unit must be a str, got list$"):
+        fairness_report(grid, ["word"], 1)  # was unhashable

@@ -326,3 +326,9 @@ def test_the_compression_explorer_and_figure_in_chinese(chinese, caplog):
     assert axes.get_title() == "“AAB”：最终宽度 0.128 = 2^(−2.97)，码字 4 比特"
     assert [label.get_text() for label in axes.get_yticklabels()] == ["1. A", "2. A", "3. B", "码字"]
     plt.close(figure)
+
+
+def test_labels_that_are_no_list_are_named():
+    with pytest.raises(TypeError, match="^labels must be a list of outcome names, got int$"):
+        cross_entropy_report([1, 1], [1, 1], labels=2)  # was TypeError: 'int' object is not iterable
+    assert cross_entropy_report([1, 1], [1, 1], labels="ab").labels == ("a", "b")

@@ -289,3 +289,8 @@ def test_the_figure_in_chinese_has_chinese_labels_and_no_missing_glyph(chinese):
         np.asarray(line.get_ydata()).tolist() for line in english.axes[0].lines]
     plt.close(figure)
     plt.close(english)
+
+
+def test_a_kind_that_is_no_str_is_named_among_the_kinds():
+    with pytest.raises(ValueError, match=r"^kind must be one of \['Markov chain', 'mixture of two coins'\], got \["):
+        entropy_rate_source(["Markov chain"], 0.1, 0.5)  # was TypeError: unhashable type: 'list'

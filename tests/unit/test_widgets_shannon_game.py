@@ -4,6 +4,7 @@ Observers and button callbacks run synchronously, so every assertion reads what 
 see after the same action; the shown numbers are compared with lmcore.shannon's pure functions.
 """
 
+import math
 import re
 
 import pytest
@@ -351,3 +352,21 @@ def test_the_letter_game_in_chinese_reads_chinese_and_counts_as_in_english(lette
     click(short, "b")
     assert "句子猜完了：按“换一句”再来一句。" in short.output.value
     assert "这些比例（模型的）还没有这样递减" in letter_html(letter_report("abc", [1, 1], model_ranks=[3, 1, 1]))
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: letter_report("to be", [1, math.nan]), TypeError, r"^counts\[1\] must be an int, got float$"),
+    (lambda: letter_report("to be", [1, 2.7]), TypeError, r"^counts\[1\] must be an int, got float$"),  # was 2
+    (lambda: letter_report("to be", [1, 28]), ValueError, r"^counts\[1\] must be between 1 and 27, got 28$"),
+    (lambda: letter_report("to be", None), TypeError, "^counts must be a list of numbers of guesses, got NoneType$"),
+    (lambda: letter_report(None, [1]), TypeError, "^sentence must be a str, got NoneType$"),
+    (lambda: letter_report("to be", [1], model_ranks=[1, None]), TypeError,
+     r"^model_ranks\[1\] must be an int, got NoneType$"),
+    (lambda: css_name(None), TypeError, "^name must be a str, got NoneType$"),
+    (lambda: format_probability(None), TypeError, "^p must contain only numbers$"),
+    (lambda: format_probability(math.nan), ValueError, "^p contains NaN$"),  # was shown as "nan"
+])
+def test_the_games_pure_functions_name_odd_input(call, error, words):
+    # were len() or int() errors of a NoneType, an OverflowError, an AttributeError of .lower
+    with pytest.raises(error, match=words):
+        call()
