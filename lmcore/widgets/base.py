@@ -15,7 +15,7 @@ from __future__ import annotations
 import base64
 import html
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import ipywidgets as widgets
 from traitlets import Unicode
@@ -24,7 +24,7 @@ from lmcore.i18n import localised, tr, translatable
 
 __all__ = ["INFINITY", "STATIC_NOTE", "FIGURE_ALT", "SLIDER_TRACK_PX", "Explorer", "ExplorerFigure", "static_html",
            "format_number", "span", "scroll_box", "fit_to_column", "table_html", "notes_html", "readable", "help_box",
-           "picture_layout", "slider_layout"]
+           "picture_layout", "slider_layout", "on_enter"]
 
 INFINITY = "∞"
 
@@ -222,6 +222,16 @@ def readable(text: str, max_width: str | None = None) -> str:
 def help_box(text: str, max_width: str | None = "50em") -> widgets.HTML:
     """An explorer's explanation above its controls (``text`` is HTML), in a readable column."""
     return widgets.HTML(readable(text, max_width))
+
+
+def on_enter(text: widgets.Text, callback: Callable[[], None]) -> None:
+    """Call ``callback()`` when the reader presses Enter in the box ``text``, as students expect.
+
+    The front end sends ``{"event": "submit"}`` on Enter; ``Text.on_submit`` is deprecated in
+    ipywidgets 8, and its replacement (``continuous_update=False``) also fires when the box loses
+    focus, so a click on the button beside it would act twice. This listens to the message itself.
+    """
+    text.on_msg(lambda widget, content, buffers: callback() if content.get("event") == "submit" else None)
 
 
 #: The track a slider gets from :func:`slider_layout`, in pixels: a step of 1/100 of it is

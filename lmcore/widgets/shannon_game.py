@@ -33,7 +33,7 @@ from lmcore.checks import check_probabilities, check_str
 from lmcore.i18n import localised, tr, translatable
 from lmcore.shannon import Step, check_guess, check_models, check_sentence, draw_sentence, play_step
 from lmcore.text import chinese_characters, english_words
-from lmcore.widgets.base import INFINITY, Explorer, help_box, notes_html, span
+from lmcore.widgets.base import INFINITY, Explorer, help_box, notes_html, on_enter, span
 
 __all__ = ["GameSetup", "sentence_tokens", "format_probability", "css_name", "game_html", "ShannonGameExplorer"]
 
@@ -256,6 +256,8 @@ class ShannonGameExplorer(Explorer):
         self.new_button.on_click(self._on_new)
         self.own_button.on_click(self._on_own)
         self.guess_button.on_click(self._on_guess)
+        on_enter(self.guess, self._on_guess)
+        on_enter(self.own, self._on_own)
         self.auto_button.on_click(self._on_auto)
         self._draw()
 

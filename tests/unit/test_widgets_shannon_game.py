@@ -92,6 +92,23 @@ def test_a_wrong_and_an_unknown_guess(game):
     assert "not in the models&#x27; vocabulary" in page or "not in the models' vocabulary" in page
 
 
+def press_enter(text_box):
+    """What the browser sends when the reader presses Enter in a text box."""
+    text_box._handle_custom_msg({"event": "submit"}, [])
+
+
+def test_enter_in_the_guess_box_guesses_and_enter_in_the_sentence_box_plays_it(game):
+    first = game.sentence[0]
+    game.guess.value = first
+    press_enter(game.guess)
+    assert len(game.steps) == 1 and game.steps[-1].hit and game.guess.value == ""
+    game.guess._handle_custom_msg({"event": "something else"}, [])
+    assert len(game.steps) == 1
+    game.own.value = "the lord said"
+    press_enter(game.own)
+    assert game.sentence == ("the", "lord", "said") and game.steps == []
+
+
 @pytest.mark.parametrize("text, words", [
     ("", "guess is empty"),
     ("   ", "guess is empty"),
