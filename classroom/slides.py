@@ -1,6 +1,7 @@
 """Slide metadata for every chapter, so each can be presented with jupyterlab-rise.
 
     python classroom/slides.py            # set the metadata of every chapter
+    python classroom/slides.py notebooks/04_perplexity.ipynb notebooks/zh/04_perplexity.ipynb  # of these
     python classroom/slides.py --check    # exit 1, naming the chapters whose metadata drifted
 
 The slides follow from the chapter itself, so a new or changed chapter needs no change here:
@@ -11,7 +12,8 @@ The slides follow from the chapter itself, so a new or changed chapter needs no 
   short caption if one leads into it), at each exercise, and wherever the slide would overflow;
 - "Going further" sections in a row form one column of sub-slides: the right key passes them
   all, the down key goes into them; "Check yourself" and "What to remember" keep slides of
-  their own wherever they stand.
+  their own wherever they stand;
+- the link onwards that closes a chapter ("**Next:**") is a slide of its own, after Going further.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ CAPTION_LINES = 4  # prose this short leading into a figure or explorer is its c
 SECTION = re.compile(r"^##\s")
 GOING_FURTHER = re.compile(r"^\s{0,3}#{1,6}\s.*(going further|深入一步)", re.IGNORECASE)  # both editions' heading
 EXERCISE = re.compile(r"^\*\*Exercise\b")
+NEXT = re.compile(r"^\*\*(?:Next|下一章)[:：]?\*\*")  # the chapter's last cell, in either edition
 VISUAL_OUTPUTS = ("image/png", "image/svg+xml", "application/vnd.jupyter.widget-view+json")
 
 
@@ -79,7 +82,7 @@ def slide_types(cells) -> list[str]:
         if GOING_FURTHER.match(first_line):
             kind = SUBSLIDE if going_further else SLIDE
             going_further = True
-        elif index == 0 or SECTION.match(first_line):
+        elif index == 0 or SECTION.match(first_line) or NEXT.match(first_line):
             kind, going_further = SLIDE, False
         elif is_caption:
             kind = SUBSLIDE
@@ -152,10 +155,11 @@ def apply(notebook) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("chapters", nargs="*", type=Path, help="the chapters to set (every chapter if none)")
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a chapter drifted")
     args = parser.parse_args(argv)
     drifted = []
-    for path in chapters():
+    for path in [path.resolve() for path in args.chapters] or chapters():
         notebook = nbformat.read(path, as_version=4)
         if apply(notebook):
             drifted.append(path.relative_to(ROOT))

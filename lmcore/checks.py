@@ -34,6 +34,7 @@ import math
 import numbers
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import chain
 
 import numpy as np
 
@@ -333,9 +334,11 @@ def _is_list(value: object) -> bool:
     return type(value) in (list, tuple) or (isinstance(value, Sequence) and not isinstance(value, (str, bytes)))
 
 
-def _check_str_tokens(tokens: Sequence, name: str) -> None:
+def _check_str_tokens(tokens: Iterable, name: str) -> None:
+    if set(map(type, tokens)) <= {str}:  # one pass in C; the loop below only names the culprit
+        return
     for token in tokens:
-        if type(token) is not str and not isinstance(token, str):
+        if not isinstance(token, str):
             raise TypeError(f"{name} must contain only str tokens, got {type(token).__name__} {token!r}")
 
 
@@ -384,7 +387,7 @@ def check_sentences(sentences: object, name: str = "sentences", *, allow_empty: 
         if not _is_list(sentence):
             kind = type(sentence).__name__
             raise TypeError(f"{name} must be a list of token lists (split each sentence into tokens), got a {kind}")
-    if tokens:
+    if tokens and not set(map(type, chain.from_iterable(sentences))) <= {str}:  # one pass over every token
         for i, sentence in enumerate(sentences):
             _check_str_tokens(sentence, f"{name}[{i}]")
     return sentences

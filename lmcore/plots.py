@@ -398,7 +398,7 @@ def score_histograms(scores: Mapping[str, ArrayLike], *, xlabel: str, ylabel: st
     ``ylabel`` are English texts, shown in the course's language; ``title`` as given. The bins
     are ``bins`` equal widths from 0 to 1, the same for every system, so the outlines compare.
 
-    Introduced in notebooks/06_bleu.ipynb, section "Real translations, many references".
+    Introduced in notebooks/06_bleu.ipynb, section "Going further: beyond BLEU".
 
     >>> fig = score_histograms({"A": [0.1, 0.5, 0.5], "B": [0.9]}, xlabel="sentence BLEU")
     >>> fig.axes[0].get_legend().get_texts()[1].get_text()

@@ -16,6 +16,8 @@ from lmcore.ngram import (
     AddK,
     Interpolated,
     KneserNey,
+    NgramCounts,
+    check_markers,
     check_order,
     fit_interpolation_weights,
     flatten_sentences,
@@ -70,7 +72,9 @@ def perplexity_table(split: tuple[Sentences, Sentences, Sentences], orders: Sequ
     the standard convention and scored on ``test`` (corpus perplexity, ``</s>`` counted,
     unknown words as ``<unk>``). Methods: ``"add-one"`` is ``AddK(n, 1)``;
     ``"interpolation"`` is ``Interpolated(n)`` with λ by EM on ``heldout``;
-    ``"kneser-ney"`` is ``KneserNey(n)`` with closed-form discounts.
+    ``"kneser-ney"`` is ``KneserNey(n)`` with closed-form discounts. The training text is encoded
+    and counted once, at the highest order, for all of them (``fit_encoded(..., counts)``): each
+    model is, to the last bit, the one ``fit(train, vocab)`` gives.
 
     >>> train = [["a", "b", "a", "c"], ["b", "a", "b"], ["a", "c", "a"]] * 5
     >>> print(perplexity_table((train, train[:3], [["a", "b", "a"]]), orders=(1, 2)).format())
@@ -92,20 +96,27 @@ def perplexity_table(split: tuple[Sentences, Sentences, Sentences], orders: Sequ
         raise ValueError(
             f"methods must be some of {SMOOTHING_METHODS} and orders non-empty, got {list(methods)}, {orders}"
         )
+    tokens, lengths = flatten_sentences(train, "split.train")
     if vocab is None:
-        vocab = Vocabulary.build([flatten_sentences(train, "split.train")[0]])
+        vocab = Vocabulary.build([tokens])
+    elif not isinstance(vocab, Vocabulary):
+        raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
     if "interpolation" in methods and isinstance(heldout, Sequence) and len(heldout) == 0:
         raise ValueError("split.heldout is empty: interpolation fits its λ on held-out sentences")
+    ids = vocab.encode(tokens)
+    del tokens
+    check_markers(train, ids, lengths)
+    counts = NgramCounts.from_sentences(ids, lengths, max(orders), max(orders) - 1, 1, len(vocab))
     table = np.empty((len(methods), len(orders)))
     for i, method in enumerate(methods):
         for j, order in enumerate(orders):
             if method == "add-one":
-                model = AddK(order, 1.0).fit(train, vocab)
+                model = AddK(order, 1.0).fit_encoded(ids, lengths, vocab, counts)
             elif method == "interpolation":
-                model = Interpolated(order).fit(train, vocab)
+                model = Interpolated(order).fit_encoded(ids, lengths, vocab, counts)
                 model.fit_lambdas(heldout)
             else:
-                model = KneserNey(order).fit(train, vocab)
+                model = KneserNey(order).fit_encoded(ids, lengths, vocab, counts)
             result = evaluate(model, test)
             table[i, j] = result.perplexity
     return PerplexityTable(tuple(methods), orders, table, result.n_tokens, result.n_oov, len(model.outcomes))

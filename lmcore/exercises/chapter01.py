@@ -1,9 +1,12 @@
-"""Self-checks of chapter 1, *The Shannon game* (notebooks/01_shannon_game.ipynb), section "Check yourself".
+"""Self-checks of chapter 1, *The Shannon game* (notebooks/01_shannon_game.ipynb): exercises 1-5 of
+"Check yourself", and exercise 6 (:func:`check_lower_bound`), which closes the Going-further
+section "why Shannon's bounds hold".
 
 Each numeric check asks for 3 significant digits and accepts any answer within half a unit of
 the third significant digit of the expected value; it recognises the typical wrong answers (a
 natural or decimal log in place of log2, whole halvings in place of log2, a probability or a
-ratio in place of bits, a rank in place of a probability, the other bound).
+ratio in place of bits, a ratio of surprisals in place of their difference, a dropped sign or
+weight, a rank in place of a probability, the other bound).
 
 >>> check_olives_surprisal(5.06).correct
 True
@@ -44,6 +47,7 @@ OLIVES_PROBABILITY = 0.03
 
 _NATURAL_LOG = translatable("with the natural log: that is nats; divide by ln 2 = 0.6931 for bits (or use log2).")
 _DECIMAL_LOG = translatable("with log10: that counts decimal digits; use log2 for bits.")
+_SIGN = translatable("with the sign left out: surprisal is -log2 p, never negative.")
 
 
 def _check(answer: object, expected: float, mistakes: dict[float, str],
@@ -58,7 +62,7 @@ def check_olives_surprisal(answer: object) -> Feedback:
     """The surprisal, in bits, of "olives" (probability 0.03), to 3 significant digits:
     -log2 0.03 = log2 (1 / 0.03) = 5.0589.
 
-    Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+    Draws on section 1, "Guess the next word".
 
     >>> check_olives_surprisal(5.06).correct, check_olives_surprisal("5.0589").correct
     (True, True)
@@ -70,9 +74,10 @@ def check_olives_surprisal(answer: object) -> Feedback:
         -math.log10(p): _DECIMAL_LOG,
         p: translatable("by giving the probability itself; surprisal is -log2 of it, in bits."),
         1 / p: translatable("with 1/p, the inverse probability; surprisal is its log2."),
-        math.log2(p): translatable("with the sign left out: surprisal is -log2 p, never negative."),
+        math.log2(p): _SIGN,
         whole_halvings: translatable("by counting whole halvings: 1/32 = 0.03125 costs 5 bits, and 0.03 is a "
-                                     "little less probable, so it costs a little more; use log2."),
+                                     "little less probable, so it costs a little more; use log2 and give 3 "
+                                     "significant digits."),
     })
 
 
@@ -81,7 +86,11 @@ def check_extra_bits(answer: object) -> Feedback:
 
     ``-log2 0.0001 - (-log2 0.1) = log2 1000``.
 
-    Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+    Draws on section 1, "Guess the next word".
+
+    >>> print(check_extra_bits(4))  # doctest: +NORMALIZE_WHITESPACE
+    Not yet: 4 is what you get by dividing the two surprisals (13.3 / 3.32 = 4); "how many more bits" is
+    their difference.
     """
     rice, pepperoni = PIZZA_EXERCISE["fried rice"], PIZZA_EXERCISE["pepperoni"]
     extra = math.log2(pepperoni / rice)
@@ -94,6 +103,10 @@ def check_extra_bits(answer: object) -> Feedback:
         -math.log2(rice) - math.log2(pepperoni): translatable("by adding the two surprisals; the question is the "
                                                               "difference."),
         -math.log2(rice): translatable("with the surprisal of fried rice alone; subtract that of pepperoni."),
+        math.log2(rice) / math.log2(pepperoni): translatable('by dividing the two surprisals (13.3 / 3.32 = 4); '
+                                                             '"how many more bits" is their difference.'),
+        -extra: translatable("by subtracting the other way round: fried rice, the less probable, costs more bits, "
+                             "not fewer."),
     }, early_rounded=(_rounded(-math.log2(rice)) - _rounded(-math.log2(pepperoni)),))
 
 
@@ -106,7 +119,7 @@ def check_rank_or_probability(answer: object) -> Feedback:
     """Model A ranks the true word first but gives it probability 0.05; model B ranks it fourth with
     probability 0.2. Which model pays fewer bits for this word? A, B, or C (the same).
 
-    Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+    Draws on section 1, "Guess the next word", and section 2, "Play it on real text: the Shannon game".
     """
     return check_choice(answer, "B", explanations={
         "A": translatable("a first place is worth nothing by itself: the cost is -log2 P, and A gave the word only "
@@ -143,7 +156,10 @@ def _bounds(q, log=math.log2) -> tuple[float, float]:
 def check_upper_bound(answer: object) -> Feedback:
     """Shannon's upper bound -Σ q_i log2 q_i for :data:`LETTER_EXERCISE_COUNTS`, to 3 significant digits.
 
-    Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+    Draws on section 4, "Shannon's letter game".
+
+    >>> print(check_upper_bound(15.0))  # doctest: +NORMALIZE_WHITESPACE
+    Not yet: 15 is what you get by adding the -log2 q_i without weighing each by its q_i.
     """
     q = letter_exercise_frequencies()
     lower, upper = _bounds(q)
@@ -155,6 +171,8 @@ def check_upper_bound(answer: object) -> Feedback:
                                                              "count / 20."),
         math.log2(5): translatable("with log2 5, as if the five guess numbers were equally likely; weigh each by "
                                    "its q_i."),
+        -sum(math.log2(x) for x in q): translatable("by adding the -log2 q_i without weighing each by its q_i."),
+        -upper: translatable("with the sign left out: -Σ q_i log2 q_i is never negative."),
     })
 
 
@@ -162,7 +180,8 @@ def check_lower_bound(answer: object) -> Feedback:
     """Shannon's lower bound Σ i (q_i - q_{i+1}) log2 i for :data:`LETTER_EXERCISE_COUNTS`, to 3
     significant digits (q_6 = 0).
 
-    Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+    Exercise 6 of the chapter: it closes the Going-further section "why Shannon's bounds hold", where
+    the lower bound is derived (not a "Check yourself" exercise).
     """
     q = letter_exercise_frequencies()
     lower, upper = _bounds(q)
@@ -174,6 +193,8 @@ def check_lower_bound(answer: object) -> Feedback:
         no_factor: translatable("without the factor i in i (q_i - q_{i+1}) log2 i."),
         sum(i * (a - b) * math.log2(i) for i, (a, b) in enumerate(zip(q, q[1:]), start=1)):
             translatable("without the last term: q_6 = 0, so the last term is 5 (q_5 - 0) log2 5."),
+        -lower: translatable("with q_{i+1} - q_i in place of q_i - q_{i+1}: the q_i fall as i grows, so no term is "
+                             "negative."),
     })
 
 
@@ -186,7 +207,7 @@ def check_uniform_bits(answer: object) -> Feedback:
     does it pay per word, on any text? To 3 significant digits: log2 30,000 = 14.9 (not 10,000 words,
     whose 13.3 bits the chapter prints as the surprisal of a word of probability 0.0001).
 
-    Introduced in notebooks/01_shannon_game.ipynb, section "Check yourself".
+    Draws on section 1, "Guess the next word".
     """
     n = UNIFORM_EXERCISE_WORDS
     return _check(answer, math.log2(n), {
@@ -195,4 +216,5 @@ def check_uniform_bits(answer: object) -> Feedback:
         1 / n: translatable("by giving the probability of one word; its surprisal is -log2 of it, in bits."),
         float(n): translatable("with the number of equally likely words (that is the perplexity of chapter 4); the "
                                "bits are its log2."),
+        -math.log2(n): _SIGN,
     })

@@ -64,7 +64,7 @@ ENTROPY_EXERCISE_P = (0.7, 0.2, 0.1)
 def check_entropy_in_bits(answer: object) -> Feedback:
     """The entropy of :data:`ENTROPY_EXERCISE_P` in bits, to 3 significant digits.
 
-    Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
+    Draws on section 1, "Surprisal and entropy".
     """
     p = ENTROPY_EXERCISE_P
     return _check(answer, _entropy(p), 3, {
@@ -76,6 +76,8 @@ def check_entropy_in_bits(answer: object) -> Feedback:
                                                              "weights; entropy weighs each surprisal by its "
                                                              "probability."),
         sum(-math.log2(x) for x in p): translatable("by adding the surprisals without weighting them by p."),
+        math.log2(len(p)): translatable("with log2 3, the entropy of three equally likely outcomes; these are not "
+                                        "equally likely: weigh each surprisal -log2 p by its probability p."),
     })
 
 
@@ -86,14 +88,16 @@ ZERO_EXERCISE_P = {"sun": 0.6, "clouds": 0.3, "rain": 0.1, "snow": 0.0}
 def check_entropy_with_impossible_outcome(answer: object) -> Feedback:
     """The entropy of :data:`ZERO_EXERCISE_P` in bits, to 3 significant digits (0 · log 0 = 0).
 
-    Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
+    Draws on section 1, "Surprisal and entropy".
     """
     p = list(ZERO_EXERCISE_P.values())
     return _check(answer, _entropy(p), 3, {
         math.log2(len(p)): translatable("for four equally likely outcomes; here they are not, and snow, which "
                                         "cannot happen, adds nothing (0 · log 0 = 0)."),
         _entropy(p, math.log): translatable("with the natural log: that is nats; use log2 for bits."),
-        math.log2(len(p) - 1): translatable("for three equally likely outcomes; sun is twice as likely as rain."),
+        math.log2(len(p) - 1): translatable("for three equally likely outcomes: leaving out snow is right, but sun "
+                                            "(0.6), clouds (0.3) and rain (0.1) are not equally likely; weigh each "
+                                            "surprisal by its probability."),
     })
 
 
@@ -108,10 +112,19 @@ def check_average_code_length(answer: object) -> Feedback:
     The merges 0.1 + 0.2 = 0.3, 0.3 + 0.3 = 0.6, 0.6 + 0.4 = 1 give the code words 0, 10, 110, 111,
     so L = 0.4 · 1 + 0.3 · 2 + 0.2 · 3 + 0.1 · 3 = 1.9.
 
-    Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
+    Draws on section 3, "The coding bound".
 
     >>> check_average_code_length(1.90).correct
     True
+    >>> print(check_average_code_length(2))  # doctest: +NORMALIZE_WHITESPACE
+    Not yet: 2 has too few digits: the exercise asks for 3 significant digits. If that is all your working
+    gives, it is what you get with 2 bits for every outcome, a balanced tree, and also with the lengths 2, 1, 3, 3
+    for 0.4, 0.3, 0.2, 0.1: both merge a 0.3 with 0.4. Once 0.1 and 0.2 are merged into 0.3, the two least probable
+    are the two 0.3s, not a 0.3 and 0.4.
+    >>> print(check_average_code_length(2.00))  # doctest: +NORMALIZE_WHITESPACE
+    Not yet: 2 is what you get with 2 bits for every outcome, a balanced tree, and also with the lengths 2, 1, 3, 3
+    for 0.4, 0.3, 0.2, 0.1: both merge a 0.3 with 0.4. Once 0.1 and 0.2 are merged into 0.3, the two least probable
+    are the two 0.3s, not a 0.3 and 0.4.
     """
     p, code = CODE_EXERCISE["p"], CODE_EXERCISE["code"]
     lengths = [len(word) for word in code]
@@ -124,9 +137,10 @@ def check_average_code_length(answer: object) -> Feedback:
                                   "single outcomes here, cannot reach. Weigh each code word's length by its "
                                   "probability."),
         float(sum(lengths)): translatable("by adding the lengths; weigh each by its probability instead."),
-        math.log2(len(p)): translatable("with 2 bits for every outcome, a balanced tree: once 0.1 and 0.2 are "
-                                        "merged into 0.3, the two least probable are the two 0.3s, not 0.3 and "
-                                        "0.4."),
+        math.log2(len(p)): translatable("with 2 bits for every outcome, a balanced tree, and also with the lengths "
+                                        "2, 1, 3, 3 for 0.4, 0.3, 0.2, 0.1: both merge a 0.3 with 0.4. Once 0.1 and "
+                                        "0.2 are merged into 0.3, the two least probable are the two 0.3s, not a 0.3 "
+                                        "and 0.4."),
         sum(x * n for x, n in zip(p, shannon_lengths)): translatable(
             "with the lengths ⌈-log2 p⌉ = 2, 2, 3, 4: such a code is within a bit of H, but merging the two least "
             "probable outcomes, again and again, gives a shorter one."),
@@ -141,7 +155,7 @@ def check_markov_entropy_rate(answer: object) -> Feedback:
     """The entropy rate, in bits per symbol, of the chain :data:`MARKOV_EXERCISE_TRANSITION`,
     to 3 significant digits: ``H = Σ_i π_i H(P_i·)`` with π the stationary distribution (2/3, 1/3).
 
-    Introduced in notebooks/02_entropy.ipynb, section "Check yourself".
+    Draws on section 5, "Entropy of a sequence and the entropy rate".
     """
     rows = MARKOV_EXERCISE_TRANSITION
     pi = (2 / 3, 1 / 3)  # π_a · 0.5 = π_b · 1: the flow a -> b equals the flow b -> a
@@ -154,6 +168,9 @@ def check_markov_entropy_rate(answer: object) -> Feedback:
                                    "symbol."),
         row_entropies[0]: translatable("with the entropy of row a alone; the chain is in state b a third of the "
                                        "time, where the next symbol is certain (0 bits)."),
+        sum(w * h for w, h in zip(reversed(pi), row_entropies)): translatable(
+            "with the weights swapped: row a gets π_a = 2/3, the share of time the chain spends in state a, and "
+            "row b gets π_b = 1/3."),
     })
 
 
@@ -185,7 +202,8 @@ def check_one_sample_of_a_mixture(answer: object) -> Feedback:
     A: 1.2925, the entropy rate.   B: 2.5850 or 0, depending on the toss.
     C: 2.5850 always.              D: it does not settle at all.
 
-    Introduced in notebooks/02_entropy.ipynb, section "One sample is not always enough".
+    Introduced in notebooks/02_entropy.ipynb, section "Going further: one long sample is enough, and when it is
+    not" (its exercise, after "One sample is not always enough").
     """
     return check_choice(answer, "B", explanations={
         "A": translatable("that is the average over many samples; one sample shows only one die. The source is not "

@@ -1,4 +1,5 @@
-"""Self-checks of chapter 3, *Cross-entropy* (notebooks/03_cross_entropy.ipynb), section "Check yourself".
+"""Self-checks of chapter 3, *Cross-entropy* (notebooks/03_cross_entropy.ipynb), section "Check yourself";
+each checker's docstring names the sections of the class it draws on.
 
 Every numeric exercise states its precision in the notebook ("to 3 significant digits")
 and its checker accepts any answer at that precision (:data:`SIG_DIGITS`).
@@ -51,7 +52,7 @@ LOSS_EXERCISE = {"loss in nats per token": 3.2}
 def check_loss_in_bits(answer: object) -> Feedback:
     """A training loss of 3.2 nats per token as a cross-entropy in bits per token: 3.2 / ln 2 = 4.6166.
 
-    Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
+    Draws on section 7, "Perplexity is $2^H$" (its pitfall, the log base).
     """
     nats = LOSS_EXERCISE["loss in nats per token"]
     return _check(answer, nats / math.log(2), {
@@ -77,7 +78,7 @@ def _cross(p, m) -> float:
 def check_reverse_cross_entropy(answer: object) -> Feedback:
     """H(m, p) for p = (0.9, 0.1) and m = (0.6, 0.4): -(0.6 log2 0.9 + 0.4 log2 0.1) = 1.4200 bits.
 
-    Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
+    Draws on section 1, "Cross-entropy and KL divergence".
     """
     p, m = REVERSE_EXERCISE["p"], REVERSE_EXERCISE["m"]
     entropy_p, entropy_m = _cross(p, p), _cross(m, m)
@@ -88,6 +89,8 @@ def check_reverse_cross_entropy(answer: object) -> Feedback:
         entropy_p: translatable("with the entropy H(p); the weights must be m's probabilities."),
         _cross(m, p) - entropy_m: translatable("with KL(m||p) = H(m, p) - H(m); the question asks for H(m, p) "
                                                "itself."),
+        _cross(p, m) - entropy_p: translatable("with KL(p||m) = H(p, m) - H(p), the waste of the other direction; "
+                                               "the question asks for H(m, p) itself: m weights, p is scored."),
         _cross(m, p) * math.log(2): translatable("with the natural log: that is nats; use log2 for bits."),
     })
 
@@ -96,7 +99,8 @@ def check_below_the_floor(answer: object) -> Feedback:
     """A bigram model's test cross-entropy, measured on 50 symbols, is 0.93 bits per symbol below the
     chain's entropy rate of 1.0: what is going on? (A, B or C)
 
-    Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
+    Draws on section 1, "Cross-entropy and KL divergence", section 2, "Measured from one long sample", and
+    section 3, "The floor made visible".
     """
     return check_choice(answer, "B", explanations={
         "A": translatable("no model beats the source it models: KL(p||m) >= 0, so its cross-entropy rate H(p, m) "
@@ -117,7 +121,7 @@ CODED_SIZE_EXERCISE = {"coded bytes": 12_500, "characters": 80_000}
 def check_coded_bits_per_character(answer: object) -> Feedback:
     """Bits per character of a coded text: 8 x 12,500 bytes / 80,000 characters = 1.25.
 
-    Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
+    Draws on section 5, "Compression is prediction", and section 6, "Real text, next to a figure from 1992".
     """
     size, chars = CODED_SIZE_EXERCISE["coded bytes"], CODED_SIZE_EXERCISE["characters"]
     return _check(answer, 8 * size / chars, {
@@ -146,7 +150,7 @@ def check_bits_saved_by_lower_perplexity(answer: object) -> Feedback:
     A ratio of perplexities is a difference of bits; rounding log2 247 and log2 200 to
     7.95 and 7.64 before subtracting gives 0.310, wrong in the third digit.
 
-    Introduced in notebooks/03_cross_entropy.ipynb, section "Check yourself".
+    Draws on section 7, "Perplexity is $2^H$".
 
     >>> print(check_bits_saved_by_lower_perplexity(0.305))
     Correct: 0.3045.

@@ -1,4 +1,6 @@
-"""Self-checks of chapter 4, *Perplexity* (notebooks/04_perplexity.ipynb), section "Check yourself".
+"""Self-checks of chapter 4, *Perplexity* (notebooks/04_perplexity.ipynb): exercises 1-6 in section
+"Check yourself", each drawing on the class alone (its docstring names the sections), and exercise 7
+closing the section "Going further: words and characters".
 
 Every numeric exercise states its precision in the notebook ("to 3 significant digits")
 and its checker accepts any answer at that precision (:data:`SIG_DIGITS`).
@@ -57,7 +59,7 @@ def check_weighted_branching(answer: object) -> Feedback:
     """Perplexity of a model that gives half the tokens probability 1/2 and half 1/32:
     2 ** (mean surprisal in bits) = 2 ** ((1 + 5) / 2) = 8.
 
-    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    Draws on section 3, "Perplexity as a branching factor", and section 4, "The same number in bits".
     """
     (p, q), (a, b) = BRANCHING_EXERCISE["probabilities"], BRANCHING_EXERCISE["shares"]
     bits = -(a * math.log2(p) + b * math.log2(q))
@@ -79,7 +81,7 @@ def check_cross_entropy_bits(answer: object) -> Feedback:
     """Cross-entropy, in bits per word, of the text "A A B C" under P(A) = 0.6, P(B) = 0.3, P(C) = 0.1:
     -(1/N) Σ log2 P(w_i).
 
-    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    Draws on section 4, "The same number in bits".
     """
     model, words = CROSS_ENTROPY_EXERCISE["model"], CROSS_ENTROPY_EXERCISE["text"]
     logs2 = [math.log2(model[w]) for w in words]
@@ -104,28 +106,35 @@ BITS_GAIN_EXERCISE = {"bits per token": 6.3465, "gain in bits per token": 0.5}
 def check_perplexity_after_gain(answer: object) -> Feedback:
     """A model 0.5 bits per token better than one with 6.3465 bits: its perplexity, 2 ** (6.3465 - 0.5).
 
-    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    Draws on section 4, "The same number in bits".
     """
     bits, gain = BITS_GAIN_EXERCISE["bits per token"], BITS_GAIN_EXERCISE["gain in bits per token"]
     before = 2**bits
     return _check(answer, 2 ** (bits - gain), {
         before - gain: translatable("by subtracting the bits from the perplexity; bits are an exponent: 2 ** (H - "
                                     "0.5)."),
-        math.exp(bits - gain): translatable("with e ** H; H is in bits, so the perplexity is 2 ** H."),
+        math.exp(bits - gain): translatable("with e ** (H - 0.5); H is in bits, so the perplexity is 2 ** (H - 0.5)."),
         before / 2: translatable("by halving the perplexity: that is a gain of a whole bit; half a bit divides it "
                                  "by 2 ** 0.5."),
+        2 ** (bits + gain): translatable("by adding the half bit: the better model needs fewer bits per token, so "
+                                         "its perplexity is 2 ** (H - 0.5), lower than 81.37."),
     }, early_rounded=(2 ** _rounded(bits - gain), _rounded(before) / _rounded(2**gain)))
 
 
-# 999 tokens with probability 0.1 and one very surprising token.
-SURPRISING_TOKEN_EXERCISE = {"tokens": 1000, "usual probability": 0.1, "surprising probability": 1e-10}
+# 99 tokens with probability 0.1 and one very surprising token: few enough tokens that the mean
+# probability's inverse (10.1) and leaving the token out (10.0) differ at 3 significant digits.
+SURPRISING_TOKEN_EXERCISE = {"tokens": 100, "usual probability": 0.1, "surprising probability": 1e-10}
 
 
 def check_one_surprising_token(answer: object) -> Feedback:
-    """Perplexity of 1,000 tokens, 999 with probability 0.1 and one with 1e-10:
-    10 ** ((999 * 1 + 10) / 1000) = 10.2094.
+    """Perplexity of 100 tokens, 99 with probability 0.1 and one with 1e-10:
+    10 ** ((99 * 1 + 10) / 100) = 10 ** 1.09 = 12.3027.
 
-    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    Draws on section 2, "From probability to perplexity", and section 4, "The same number in bits".
+
+    >>> print(check_one_surprising_token(10.1))  # doctest: +NORMALIZE_WHITESPACE
+    Not yet: 10.1 is what you get by inverting the mean probability (0.099); perplexity averages the bits (the
+    log-probabilities), not the probabilities, and the rare token's 33 bits count in full.
     """
     data = SURPRISING_TOKEN_EXERCISE
     n, usual, rare = data["tokens"], data["usual probability"], data["surprising probability"]
@@ -133,29 +142,41 @@ def check_one_surprising_token(answer: object) -> Feedback:
     return _check(answer, math.exp(-mean_log), {
         1 / usual: translatable("by leaving the surprising token out; it costs 33 bits where the others cost 3.3, "
                                 "and perplexity averages the bits of every token."),
-        ((n - 1) / usual + 1 / rare) / n: translatable("by averaging the inverse probabilities; perplexity "
-                                                       "averages their logarithms and goes back: one rare token "
-                                                       "moves it only a little."),
+        n / ((n - 1) * usual + rare): translatable("by inverting the mean probability (0.099); perplexity averages "
+                                                   "the bits (the log-probabilities), not the probabilities, and "
+                                                   "the rare token's 33 bits count in full."),
+        ((n - 1) / usual + 1 / rare) / n: translatable("by averaging the inverse probabilities, where the rare "
+                                                       "token's 10 ** 10 swamps the rest; perplexity averages "
+                                                       "their logarithms (the bits) and goes back."),
         -mean_log: translatable("by stopping at the mean surprisal in nats; perplexity is e to that power."),
         -mean_log / math.log(2): translatable("by stopping at the mean surprisal in bits; perplexity is 2 to that "
                                               "power."),
     })
 
 
-# A bigram model for the </s> exercise: P(w | previous word) on a three-word language.
-EOS_EXERCISE_PROBS = {("<s>", "the"): 0.5, ("the", "cat"): 0.25, ("cat", "</s>"): 0.5}
+# A bigram model for the </s> exercise: P(w | previous word) on a three-word language. P(</s> | cat)
+# is 0.25, not 0.5: with 0.5, leaving P(</s>) out of the product (N = 3) and counting <s> in N (N = 4)
+# both gave 2.00.
+EOS_EXERCISE_PROBS = {("<s>", "the"): 0.5, ("the", "cat"): 0.25, ("cat", "</s>"): 0.25}
 
 
 def check_sentence_perplexity_with_eos(answer: object) -> Feedback:
-    """Perplexity of "the cat" under :data:`EOS_EXERCISE_PROBS`, predicting and counting ``</s>``.
+    """Perplexity of "the cat" under :data:`EOS_EXERCISE_PROBS`, predicting and counting ``</s>``:
+    (0.5 · 0.25 · 0.25) ** (-1/3) = 32 ** (1/3) = 2 ** (5/3) = 3.1748.
 
-    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    Draws on section 1, "Why test on unseen text", and section 2, "From probability to perplexity".
+
+    >>> print(check_sentence_perplexity_with_eos(2))  # doctest: +NORMALIZE_WHITESPACE
+    Not yet: 2 is what you get by dividing by N = 3 but leaving P(</s> | cat) = 0.25 out of the product; each
+    counted token brings its probability.
     """
     logs = [math.log(p) for p in EOS_EXERCISE_PROBS.values()]
     without_eos = logs[:2]
     return _check(answer, math.exp(-sum(logs) / 3), {
-        math.exp(-sum(without_eos) / 2): translatable("by forgetting </s>: it is predicted (with P = 0.5) and "
+        math.exp(-sum(without_eos) / 2): translatable("by forgetting </s>: it is predicted (with P = 0.25) and "
                                                       "counted, so N = 3."),
+        math.exp(-sum(without_eos) / 3): translatable("by dividing by N = 3 but leaving P(</s> | cat) = 0.25 out of "
+                                                      "the product; each counted token brings its probability."),
         math.exp(-sum(logs) / 2): translatable("by scoring </s> but not counting it: N = 3 predicted tokens, not 2 "
                                                "words."),
         math.exp(-sum(logs) / 4): translatable("by counting <s> as well: <s> is given, never predicted, so it is "
@@ -168,12 +189,14 @@ AGGREGATION_EXERCISE = {"sentence 1": [0.5, 0.5], "sentence 2": [0.1, 0.2, 0.1, 
 
 
 def check_corpus_perplexity(answer: object) -> Feedback:
-    """Corpus perplexity of :data:`AGGREGATION_EXERCISE`: total log-probability over all tokens.
+    """Corpus perplexity of :data:`AGGREGATION_EXERCISE`: total log-probability over all tokens,
+    (0.5 · 0.5 · 0.1 · 0.2 · 0.1 · 0.05) ** (-1/6) = 40,000 ** (1/6) = 5.8480.
 
-    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    Draws on section 2, "From probability to perplexity".
     """
     sentences = list(AGGREGATION_EXERCISE.values())
     all_logs = [math.log(p) for s in sentences for p in s]
+    all_probs = [p for s in sentences for p in s]
     per_sentence = [math.exp(-sum(map(math.log, s)) / len(s)) for s in sentences]
     return _check(answer, math.exp(-sum(all_logs) / len(all_logs)), {
         sum(per_sentence) / len(per_sentence): translatable("by averaging the two sentence perplexities; corpus "
@@ -182,6 +205,13 @@ def check_corpus_perplexity(answer: object) -> Feedback:
         math.exp(sum(math.log(p) for p in per_sentence) / 2):
             translatable("with a geometric mean of sentence perplexities, which weighs a 2-token sentence like a "
                          "4-token one."),
+        sum(len(s) * pp for s, pp in zip(sentences, per_sentence)) / len(all_probs):
+            translatable("by weighting the sentence perplexities by their tokens: the weights are right, but "
+                         "perplexities do not average; average the log-probabilities of all six tokens, then go "
+                         "back."),
+        len(all_probs) / sum(all_probs): translatable("by inverting the mean probability (1.45 / 6); perplexity "
+                                                      "averages the log-probabilities of the six tokens, not the "
+                                                      "probabilities."),
     }, early_rounded=(2 ** _rounded(-sum(all_logs) / len(all_logs) / math.log(2)),
                       math.exp(_rounded(-sum(all_logs) / len(all_logs)))))
 
@@ -193,7 +223,7 @@ BITS_PER_CHARACTER_EXERCISE = {"perplexity per token": 512, "tokens N": 1000, "c
 def check_bits_per_character(answer: object) -> Feedback:
     """Bits per character of :data:`BITS_PER_CHARACTER_EXERCISE`: total bits / total characters.
 
-    Introduced in notebooks/04_perplexity.ipynb, section "Check yourself".
+    Introduced in notebooks/04_perplexity.ipynb, section "Going further: words and characters" (exercise 7).
 
     >>> check_bits_per_character(3).correct, check_bits_per_character(9).correct
     (True, False)

@@ -1,5 +1,5 @@
-"""Self-checks of chapter 5, *Smoothing and interpolation* (notebooks/05_smoothing_interpolation.ipynb),
-section "Check yourself".
+"""Self-checks of chapter 5, *Smoothing and interpolation* (notebooks/05_smoothing_interpolation.ipynb):
+section "Check yourself", and the exercise closing "Going further: add-one and add-k on real text".
 
 Every numeric exercise states its precision in the notebook and its checker accepts any
 answer at that precision (3 significant digits, 2 for the add-k mass).
@@ -39,7 +39,7 @@ INTERPOLATION_EXERCISE = {"lambdas": (0.2, 0.3, 0.5), "probs": (0.04, 0.1, 0.4)}
 def check_interpolated_probability(answer: object) -> Feedback:
     """λ = (0.2, 0.3, 0.5), P1 = 0.04, P2 = 0.1, P3 = 0.4: the interpolated probability Σ_i λ_i P_i.
 
-    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
+    Draws on section 3, "Linear interpolation".
     """
     lambdas, probs = INTERPOLATION_EXERCISE["lambdas"], INTERPOLATION_EXERCISE["probs"]
     terms = [w * p for w, p in zip(lambdas, probs)]
@@ -59,7 +59,7 @@ def check_rescue_choice(answer: object) -> Feedback:
     Which weights (λ1, λ2, λ3) leave its interpolated probability at 0?
     A: (0.1, 0.3, 0.6)   B: (0, 0.4, 0.6)   C: (0.01, 0.01, 0.98)   D: (1, 0, 0)
 
-    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
+    Draws on section 3, "Linear interpolation".
     """
     return check_choice(answer, "B", explanations={
         "A": translatable("0.1 x 0.002 = 0.0002 > 0: the unigram weight rescues the word."),
@@ -79,7 +79,7 @@ EM_EXERCISE = {"lambdas": (0.5, 0.5), "order_probs": ((0.01, 0.5), (0.02, 0.0))}
 def check_em_step(answer: object) -> Feedback:
     """λ1 after one EM step from :data:`EM_EXERCISE`: the mean over the tokens of λ1 P1 / Σ_j λ_j P_j.
 
-    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
+    Draws on section 4, "Choosing λ".
     """
     lambdas, rows = EM_EXERCISE["lambdas"], EM_EXERCISE["order_probs"]
     shares = [[w * p / sum(v * q for v, q in zip(lambdas, row)) for w, p in zip(lambdas, row)] for row in rows]
@@ -110,7 +110,7 @@ def check_add_one_unseen_bigram(answer: object) -> Feedback:
 
     ``(0 + 1) / (c(h) + |V|)``.
 
-    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
+    Draws on section 2, "Add-one and add-k smoothing".
     """
     c_h, size = ADD_K_EXERCISE["c_h"], ADD_K_EXERCISE["V"]
     return check_number(answer, 1 / (c_h + size), mistakes={
@@ -129,7 +129,7 @@ def check_add_k_unseen_mass(answer: object) -> Feedback:
 
     ``k (|V| - seen_types) / (c(h) + k |V|)``.
 
-    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
+    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Going further: add-one and add-k on real text".
     """
     c_h, size, seen, k = (ADD_K_EXERCISE[key] for key in ("c_h", "V", "seen_types", "k"))
     unseen = size - seen
@@ -154,7 +154,7 @@ RESCUED_TOKEN_EXERCISE = {"lambdas": (0.05, 0.25, 0.7), "probs": (0.0004, 0.0, 0
 def check_rescued_token_bits(answer: object) -> Feedback:
     """Surprisal in bits of a token rescued by the unigram: -log2(λ1 P1) = -log2(0.05 x 0.0004).
 
-    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
+    Draws on section 3, "Linear interpolation", and chapter 2, section 1, "Surprisal and entropy".
     """
     lambdas, probs = RESCUED_TOKEN_EXERCISE["lambdas"], RESCUED_TOKEN_EXERCISE["probs"]
     mixed = sum(w * p for w, p in zip(lambdas, probs))
@@ -165,6 +165,8 @@ def check_rescued_token_bits(answer: object) -> Feedback:
                                            "of its weight, so the token costs log2(1/0.05) = 4.32 bits more."),
         -math.log2(lambdas[0]): translatable("with the weight alone; multiply it by the unigram estimate."),
         mixed: translatable("by giving the probability λ1 P1; its surprisal is -log2 of it."),
+        math.log2(mixed): translatable("with log2 P, which is negative; the surprisal is -log2 P, a positive "
+                                       "number of bits."),
     }, sig_digits=3)
 
 
@@ -183,7 +185,7 @@ def check_kneser_ney_probability(answer: object) -> Feedback:
 
     here (2 - 0.75)/25 + (0.75 x 12/25) x 40/1,000 = 0.05 + 0.36 x 0.04 = 0.0644.
 
-    Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Check yourself".
+    Draws on section 5, "Beyond linear interpolation".
     """
     data = KNESER_NEY_EXERCISE
     d, c_h, c_hw = data["d"], data["c_h"], data["c_hw"]

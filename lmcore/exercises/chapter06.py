@@ -50,15 +50,16 @@ CLIPPING_EXERCISE = {"hypothesis": "the cat the cat the", "references": ["the ca
 def check_clipped_unigram_precision(answer: object) -> Feedback:
     """Clipped unigram precision of "the cat the cat the" against "the cat sat on the mat": (2 + 1) / 5.
 
-    Introduced in notebooks/06_bleu.ipynb, section "Check yourself".
+    Draws on section 2, "Clipped n-gram precision".
     """
     hyp, refs = CLIPPING_EXERCISE["hypothesis"], CLIPPING_EXERCISE["references"]
     return check_number(answer, _clipped(hyp, refs), sig_digits=3, mistakes={
         _clipped(hyp, refs, clip="none"): translatable('without clipping: "the" is counted 3 times but a reference '
                                                        'has it only twice, and "cat" twice where a reference has '
                                                        "it once; clip each count at the reference's."),
-        2 / 6: translatable("by dividing by the reference's length (6 words); precision divides by the "
-                            "hypothesis's n-grams (5)."),
+        2 / 6: translatable('by counting each matching word type once ("the", "cat": 2) and dividing by the '
+                            "reference's length (6 words); count each word as often as it appears, up to the "
+                            "reference's count, and divide by the hypothesis's 5 words."),
         3 / 6: translatable("by dividing the clipped matches by the reference's length; divide by the hypothesis's "
                             "5 words."),
         2 / 5: translatable('by counting each matching word type once ("the", "cat"); a word counts as often as it '
@@ -77,7 +78,7 @@ def check_multi_reference_precision(answer: object) -> Feedback:
     >>> check_multi_reference_precision(0.667).correct, check_multi_reference_precision(0.833).correct
     (True, False)
 
-    Introduced in notebooks/06_bleu.ipynb, section "Check yourself".
+    Draws on section 2, "Clipped n-gram precision".
     """
     hyp, refs = MULTI_REFERENCE_EXERCISE["hypothesis"], MULTI_REFERENCE_EXERCISE["references"]
     return check_number(answer, _clipped(hyp, refs), sig_digits=3, mistakes={
@@ -99,7 +100,7 @@ def check_bleu_with_brevity(answer: object) -> Feedback:
     """BLEU from p = (0.8, 0.5, 0.3, 0.2), c = 9, references of 10 and 12 tokens: r = 10 (the closest),
     BP = exp(1 - 10/9), times the geometric mean of the p_n.
 
-    Introduced in notebooks/06_bleu.ipynb, section "Check yourself".
+    Draws on section 2, "Clipped n-gram precision".
     """
     p, c, lengths = (BREVITY_EXERCISE[k] for k in ("precisions", "c", "reference_lengths"))
     geometric = math.exp(sum(math.log(x) for x in p) / len(p))
@@ -134,7 +135,7 @@ def check_corpus_bleu(answer: object) -> Feedback:
     """Corpus BLEU (N = 2) of the two sentences of :data:`CORPUS_EXERCISE`: pool matches and totals,
     sqrt(9/10 * 6/8) (c = r, so BP = 1).
 
-    Introduced in notebooks/06_bleu.ipynb, section "Check yourself".
+    Draws on section 3, "Corpus BLEU pools the counts".
     """
     sentences = CORPUS_EXERCISE["sentences"]
 
@@ -145,6 +146,8 @@ def check_corpus_bleu(answer: object) -> Feedback:
     pooled = score(*(tuple(map(sum, zip(*(s[k] for s in sentences)))) for k in ("matches", "totals")),
                    sum(s["c"] for s in sentences), sum(s["r"] for s in sentences))
     each = [score(s["matches"], s["totals"], s["c"], s["r"]) for s in sentences]
+    by_order = math.sqrt(math.prod(sum(s["matches"][n] / s["totals"][n] for s in sentences) / len(sentences)
+                                   for n in range(2)))  # each order's precision averaged over the sentences
     return check_number(answer, pooled, sig_digits=3, mistakes={
         sum(each) / len(each): translatable("by averaging the two sentence scores (0.5 and 1); corpus BLEU adds up "
                                             "the matches and totals of all sentences first, then combines once."),
@@ -152,6 +155,8 @@ def check_corpus_bleu(answer: object) -> Feedback:
                                                    "counts instead."),
         (9 / 10 + 6 / 8) / 2: translatable("with the arithmetic mean of p_1 and p_2; BLEU takes their geometric "
                                            "mean."),
+        by_order: translatable("by averaging each order's precision over the sentences (p_1 = (3/4 + 1)/2, p_2 = "
+                               "(1/3 + 1)/2); pool the counts first: p_1 = 9/10, p_2 = 6/8."),
     })
 
 
@@ -162,7 +167,7 @@ SCALE_EXERCISE = {"system X (nltk, 0-1 scale)": 0.31, "system Y (sacrebleu, 0-10
 def check_bleu_point_difference(answer: object) -> Feedback:
     """X - Y in BLEU points (the 0-100 scale): 31 - 29.5 = 1.5.
 
-    Introduced in notebooks/06_bleu.ipynb, section "Check yourself".
+    Draws on section 2, "Clipped n-gram precision", and section 6, "Tokenization changes the number".
     """
     x, y = SCALE_EXERCISE.values()
     return check_number(answer, 100 * x - y, sig_digits=2, mistakes={
@@ -181,7 +186,7 @@ def check_comparable_scores(answer: object) -> Feedback:
     A: P, by 0.07.  B: Q: word BLEU is stricter, so 0.24 is worth more.  C: cannot tell from these
     numbers: rescore both with the same tokenization.  D: they are equal within rounding.
 
-    Introduced in notebooks/06_bleu.ipynb, section "Check yourself".
+    Draws on section 6, "Tokenization changes the number".
     """
     return check_choice(answer, "C", explanations={
         "A": translatable("0.31 and 0.24 count different things: characters (zh) against words. A character is "

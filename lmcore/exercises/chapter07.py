@@ -1,5 +1,5 @@
-"""Self-checks of chapter 7, *The same yardstick for neural models* (notebooks/07_neural_models.ipynb),
-section "Check yourself".
+"""Self-checks of chapter 7, *The same yardstick for neural models* (notebooks/07_neural_models.ipynb):
+exercises 1-5 in "Check yourself", exercise 6 closing "Going further: what perplexity does not tell".
 
 Every numeric exercise states its precision in the notebook ("exactly", "to 3 significant
 digits") and its checker accepts any answer at that precision (:data:`SIG_DIGITS`).
@@ -56,7 +56,7 @@ def check_parameter_count(answer: object) -> Feedback:
     >>> check_parameter_count(11764).correct   # E counted as k·d = 80 numbers, the x of one context
     False
 
-    Introduced in notebooks/07_neural_models.ipynb, section "Check yourself".
+    Draws on section 1, "A small neural language model".
     """
     v, k, d, h = (PARAMETER_EXERCISE[key] for key in ("vocabulary", "context", "dim", "hidden"))
     right = v * d + k * d * h + h + h * v + v
@@ -84,7 +84,8 @@ def check_bits_per_character_from_perplexity(answer: object) -> Feedback:
     """A BPE model with perplexity 40 per token on 10,000 tokens of a text of 42,000 characters
     (no unknown tokens): log2(40) · 10,000 / 42,000 = 1.2671 bits per character.
 
-    Introduced in notebooks/07_neural_models.ipynb, section "Check yourself".
+    Draws on section 2, "Perplexity depends on the unit", and chapter 4, section 4, "The same
+    number in bits".
     """
     pp, n, c = (UNIT_EXERCISE[key] for key in ("perplexity", "tokens", "characters"))
     bits = math.log2(pp)
@@ -109,7 +110,7 @@ def check_which_predicts_better(answer: object) -> Feedback:
     characters, the same text, no unknown tokens). Bits per character: 1.4199 against 1.5361,
     so A, the word model.
 
-    Introduced in notebooks/07_neural_models.ipynb, section "Check yourself".
+    Draws on section 2, "Perplexity depends on the unit".
     """
     return check_choice(answer, "A", explanations={
         "A": translatable("the word model needs log2(150) · 1,100 / 5,600 = 1.4199 bits per character, the "
@@ -128,7 +129,7 @@ PASSES_EXERCISE = {"tokens": 1_000, "window": 100, "stride": 25}
 def check_forward_passes(answer: object) -> Feedback:
     """Forward passes to score 1,000 tokens with windows of 100 and stride 25: 1 + (1,000 - 100) / 25 = 37.
 
-    Introduced in notebooks/07_neural_models.ipynb, section "Check yourself".
+    Draws on section 3, "Fixed context windows".
     """
     n, w, s = (PASSES_EXERCISE[key] for key in ("tokens", "window", "stride"))
     right = 1 + math.ceil((n - w) / s)
@@ -150,7 +151,7 @@ def check_full_context_share(answer: object) -> Feedback:
     """A model that sees k = 10 tokens, text cut into chunks of 12 (stride = window = 12), far from any
     sentence start: positions 10 and 11 of each chunk have all 10 tokens, so 2 / 12 = 0.1667.
 
-    Introduced in notebooks/07_neural_models.ipynb, section "Check yourself".
+    Draws on section 3, "Fixed context windows".
     """
     k, w = CHUNK_EXERCISE["context"], CHUNK_EXERCISE["window"]
     right = (w - k) / w
@@ -160,7 +161,6 @@ def check_full_context_share(answer: object) -> Feedback:
         (w - k - 1) / w: translatable("one short: position 10 of a chunk has exactly 10 tokens before it (0 to 9), "
                                       "enough; positions 10 and 11 both see all 10."),
         (w - k + 1) / w: translatable("one too many: position 9 has only 9 tokens before it in its chunk."),
-        100 * right: translatable("as a percentage; give a fraction between 0 and 1."),
     })
 
 
@@ -168,7 +168,8 @@ def check_contaminated_test(answer: object) -> Feedback:
     """A model's perplexity on a benchmark's test set is far below its perplexity on fresh text of the
     same kind. The likely reason: (B) the test set was in its training text.
 
-    Introduced in notebooks/07_neural_models.ipynb, section "Check yourself".
+    Exercise 6, closing its section.
+    Introduced in notebooks/07_neural_models.ipynb, section "Going further: what perplexity does not tell".
     """
     return check_choice(answer, "B", explanations={
         "A": translatable("a better model would be better on fresh text of the same kind too; a gap this large "

@@ -65,9 +65,11 @@ def check_number(answer: object, expected: float, *, mistakes: dict[float, str] 
         |answer - expected| <= 0.5 * 10 ** (floor(log10 |expected|) - sig_digits + 1),
 
     and a mistake is recognised at the same precision of its own value (cut off or rounded
-    twice, too). A wrong answer
-    that no hint in ``mistakes`` names is told what went wrong in the rounding, in this order:
+    twice, too). The right value given with too few digits is told so first, and a mistake of that
+    value only after it: too few digits is the simpler explanation (2 for 1.90). A wrong answer
+    that no hint in ``mistakes`` names is told what went wrong, in this order:
 
+    - a percentage where a fraction is asked: 100 times an ``expected`` between 0 and 1 (60 for 0.6);
     - cut off instead of rounded: ``expected`` truncated to ``sig_digits`` digits (4.61 for 4.6166;
       where that is also an early-rounded result, the hint names both slips);
     - rounded twice: ``expected`` rounded to one to three more digits, then to ``sig_digits``
@@ -112,11 +114,23 @@ def check_number(answer: object, expected: float, *, mistakes: dict[float, str] 
     if agrees(expected):
         return Feedback(True, tr("Correct: {value}.", value=f"{expected:.{digits}f}"))
     named = [hint for value, hint in (mistakes or {}).items() if agrees(value)]
+    if sig_digits is not None and _too_few_digits(answer, original, expected, sig_digits):
+        # the simplest explanation comes first; a mistake of the same value is named after it
+        if named:
+            return Feedback(False, tr("Not yet: {answer} has too few digits: the exercise asks for {digits} "
+                                      "significant digits. If that is all your working gives, it is what you get "
+                                      "{hint}",
+                                      answer=shown, digits=sig_digits, hint=tr(named[0])))
+        return Feedback(False, tr("Not yet: {answer} is close, but the exercise asks for {digits} significant digits.",
+                                  answer=shown, digits=sig_digits))
     if not named and sig_digits is not None:
         named = [hint for value, hint in (mistakes or {}).items()
                  if any(map(agrees, _misrounded(value, sig_digits)))]
     if named:
         return Feedback(False, tr("Not yet: {answer} is what you get {hint}", answer=shown, hint=tr(named[0])))
+    if 0 < abs(expected) < 1 and agrees(100 * expected):
+        return Feedback(False, tr("Not yet: {answer} looks like a percentage; give it as a fraction (divide by 100).",
+                                  answer=shown))
     if sig_digits is not None:
         slip = _rounding_slip(answer, original, expected, sig_digits, early_rounded, agrees)
         if slip is not None:
@@ -181,6 +195,20 @@ def round_to(value: float, sig_digits: int, rounding: str = ROUND_HALF_UP) -> fl
     printed = Decimal(repr(value))
     exponent = printed.adjusted() - sig_digits + 1
     return float(printed.quantize(Decimal(1).scaleb(exponent), rounding=rounding))
+
+
+def _too_few_digits(answer: float, original: object, expected: float, sig_digits: int) -> bool:
+    """Whether ``answer`` is ``expected`` written with fewer than ``sig_digits`` significant digits:
+    2 or "2" for 1.90 at 3 digits. A float with a whole value was typed with its point, so 2.0 has
+    two digits (and is no rounding of 1.90 to two).
+
+    >>> _too_few_digits(2, 2, 1.9, 3), _too_few_digits(2.0, 2.0, 1.9, 3), _too_few_digits(2.0, "2.00", 1.9, 3)
+    (True, False, False)
+    """
+    if answer == 0 or not math.isfinite(answer):
+        return False
+    given = _digits_given(original) + (isinstance(original, float) and answer.is_integer())
+    return given < sig_digits and answer == round_to(expected, given)
 
 
 def _digits_given(original: object) -> int:

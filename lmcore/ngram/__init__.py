@@ -62,7 +62,7 @@ from lmcore.ngram.interpolation import (
     interpolated_probs,
 )
 from lmcore.ngram.kneser_ney import FALLBACK_DISCOUNTS, KneserNey, kneser_ney_discounts
-from lmcore.ngram.model import CONVENTIONS, Convention, NgramModel, resolve_convention
+from lmcore.ngram.model import CONVENTIONS, Convention, NgramModel, check_markers, resolve_convention
 
 __all__ = [
     "FramedTokens", "NgramCounts", "NgramTable", "TokenCounts", "check_order", "flatten_sentences",
@@ -70,5 +70,5 @@ __all__ = [
     "MLE", "AddK", "LAMBDA_SUM_TOLERANCE", "EMTrace", "Interpolated", "check_lambdas", "check_order_probs",
     "fit_interpolation_weights", "interpolated_perplexity", "interpolated_probs", "FALLBACK_DISCOUNTS",
     "KneserNey", "kneser_ney_discounts", "DIGITS", "LOG10_ZERO", "BackoffModel", "write_arpa", "ArpaModel",
-    "read_arpa",
+    "read_arpa", "check_markers",
 ]

@@ -18,11 +18,28 @@ from numpy.typing import ArrayLike
 
 from lmcore.checks import check_int, check_str
 from lmcore.lm import Sentences, check_id_rows, context_rows
-from lmcore.ngram.counting import NgramCounts, TokenCounts, check_encoded, flatten_sentences
+from lmcore.ngram.counting import NgramCounts, NgramIndex, TokenCounts, check_encoded, flatten_sentences
 from lmcore.ngram.model import Convention, NgramModel, check_markers
 from lmcore.text import BOS_ID, EOS_ID, UNK_ID, Vocabulary, encode_lines
 
-__all__ = ["CountedNgramModel"]
+__all__ = ["CountedNgramModel", "lower_orders"]
+
+def lower_orders(counts: NgramCounts, order: int) -> NgramCounts:
+    """Orders 1..``order`` of ``counts``, the very arrays :meth:`NgramCounts.from_sentences` gives when it
+    counts at ``order`` itself, provided both countings framed each sentence with ``order - 1`` or more
+    ``<s>`` and one ``</s>`` and left the n-grams of ``<s>`` alone uncounted (``count_padding=False``):
+    such an n-gram ends at no predicted token and gets no row, and every other k-gram has its whole
+    history either way. tests/unit/test_order_table_ch04.py checks the arrays, order by order.
+
+    >>> from lmcore.ngram import NgramCounts
+    >>> ids, lengths = np.array([3, 4, 5, 3, 4]), np.array([3, 2])
+    >>> top = NgramCounts.from_sentences(ids, lengths, 3, 2, 1, 6)
+    >>> len(lower_orders(top, 2).tables), lower_orders(top, 2).tables[1] is top.tables[1]
+    (2, True)
+    """
+    if not 1 <= check_int(order, "order") <= len(counts.tables):
+        raise ValueError(f"these counts go up to order {len(counts.tables)}, not {order}")
+    return NgramCounts(NgramIndex(counts.base, counts.index.nodes[:max(order - 2, 0)]), counts.tables[:order])
 
 
 class CountedNgramModel(NgramModel):
@@ -72,10 +89,17 @@ class CountedNgramModel(NgramModel):
         The model is the one :meth:`fit` gives on the same sentences as token lists."""
         return self.fit_encoded(*encode_lines(source, vocab, min_count, tokenizer))
 
-    def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary) -> CountedNgramModel:
+    def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary,
+                    counts: NgramCounts | None = None) -> CountedNgramModel:
         """:meth:`fit` on sentences already encoded: ``ids`` holds every sentence's vocabulary ids
         in a row (any integer array, e.g. int32 from ``vocab.encode``), ``lengths`` the length
         of each sentence. No list of str tokens is needed, which saves memory on large corpora.
+
+        ``counts``, to count a text once for models of several orders (as
+        :func:`lmcore.evaluate.perplexity_table` does): ``NgramCounts.from_sentences(ids, lengths,
+        N, N - 1, 1, len(vocab))`` of these very ``ids`` at an order N no lower than this model's;
+        the model takes its orders from them (:func:`lower_orders`), the arrays its own counting
+        would give. Only a model that frames sentences that way can (the standard convention).
 
         >>> from lmcore.ngram import MLE
         >>> vocab = Vocabulary(["i", "spent", "money"])
@@ -85,6 +109,8 @@ class CountedNgramModel(NgramModel):
         """
         ids, lengths = check_encoded(ids, lengths, vocab)
         n_start, n_end = self.convention.padding(self.order)
+        if counts is not None:
+            self._check_shared_counts(counts, vocab, n_start, n_end)
         if lengths.sum() + n_end * lengths.size == 0:
             raise ValueError("sentences has no tokens to predict")
         if not self.convention.open_vocabulary and (ids == UNK_ID).any():
@@ -96,9 +122,23 @@ class CountedNgramModel(NgramModel):
         is_outcome[UNK_ID] = self.convention.open_vocabulary
         self.vocab, self._is_outcome = vocab, is_outcome
         self.outcome_ids = np.flatnonzero(is_outcome)
-        self.counts = NgramCounts.from_sentences(ids, lengths, self.order, n_start, n_end, len(vocab),
-                                                 count_padding=self._counts_padding())
+        if counts is not None:
+            self.counts = lower_orders(counts, self.order)  # what the counting below gives
+        else:
+            self.counts = NgramCounts.from_sentences(ids, lengths, self.order, n_start, n_end, len(vocab),
+                                                     count_padding=self._counts_padding())
         return self
+
+    def _check_shared_counts(self, counts: NgramCounts, vocab: Vocabulary, n_start: int, n_end: int) -> None:
+        if not isinstance(counts, NgramCounts):
+            raise TypeError(f"counts must be NgramCounts, got {type(counts).__name__}")
+        if counts.base != len(vocab) or len(counts.tables) < self.order:
+            raise ValueError(f"counts must be of this vocabulary ({len(vocab)} ids) up to order {self.order} or "
+                             f"more, got {counts.base} ids up to order {len(counts.tables)}")
+        if n_start < self.order - 1 or n_end != 1 or self._counts_padding():
+            raise ValueError(f"this {type(self).__name__}({self.order}) frames sentences with {n_start} <s> and "
+                             f"{n_end} </s>{' and counts the padding' if self._counts_padding() else ''}: fit it "
+                             "without shared counts")
 
     def _counts_padding(self) -> bool:
         """Whether the count tables hold the n-grams of ``<s>`` padding alone: as the convention's

@@ -36,7 +36,7 @@ from lmcore.info import perplexity_from_logprobs
 from lmcore.lm import NotFittedError, Sentences, check_id_rows
 from lmcore.ngram.arpa_writer import BackoffModel
 from lmcore.ngram.counted import CountedNgramModel
-from lmcore.ngram.counting import check_order
+from lmcore.ngram.counting import NgramCounts, check_order
 from lmcore.ngram.estimators import MLE, AddK
 from lmcore.ngram.model import Convention
 from lmcore.text import BOS_ID, Vocabulary
@@ -275,14 +275,15 @@ class Interpolated(CountedNgramModel, BackoffModel):
         first, *rest = self.components
         return (type(first) is AddK and first.k == 1.0 and all(type(c) is MLE for c in rest))
 
-    def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary) -> CountedNgramModel:
-        super().fit_encoded(ids, lengths, vocab)
+    def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary,
+                    counts: NgramCounts | None = None) -> CountedNgramModel:
+        super().fit_encoded(ids, lengths, vocab, counts)
         for component in self.components:
             if type(component) in (MLE, AddK):  # a formula of the counts: these counts serve
                 component.vocab, component.counts = self.vocab, self.counts
                 component._is_outcome, component.outcome_ids = self._is_outcome, self.outcome_ids
             else:
-                component.fit_encoded(ids, lengths, vocab)
+                component.fit_encoded(ids, lengths, vocab, counts)
         return self
 
     def _order_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:

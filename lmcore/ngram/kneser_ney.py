@@ -17,7 +17,7 @@ from lmcore.checks import check_weights
 from lmcore.lm import check_id_rows
 from lmcore.ngram.arpa_writer import BackoffModel
 from lmcore.ngram.counted import CountedNgramModel
-from lmcore.ngram.counting import lookup, take
+from lmcore.ngram.counting import NgramCounts, lookup, take
 from lmcore.ngram.model import Convention
 from lmcore.text import BOS_ID, Vocabulary
 
@@ -144,6 +144,15 @@ class KneserNey(CountedNgramModel, BackoffModel):
     lowest order first) and ``count_of_counts_`` (order x 5: t_0 = 0, t_1 .. t_4, t_4 counting
     4 only); :meth:`adjusted_counts` shows the a of each n-gram.
 
+    ``plain_continuation=True`` makes the lowest order the plain continuation probability,
+    undiscounted and without P_0, as textbooks write Kneser-Ney for bigrams:
+
+        P_1(w) = a(w) / Σ_v a(v) = N1+(• w) / N1+(• •)
+
+    Its discounts (row 0 of ``discounts_``) are then 0. A word never seen in training, and
+    ``<unk>``, get probability 0 (and an ARPA file cannot hold the model); the default
+    discounts P_1 too so that every outcome gets P > 0.
+
     Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Beyond linear interpolation"; chapter 4
     builds it by name (``"kneser-ney"``) in section "Going further: add-one, Kneser-Ney and longer histories".
 
@@ -153,11 +162,20 @@ class KneserNey(CountedNgramModel, BackoffModel):
 
     Here P_1(b) = (1 - 0.5) / 5 + γ_1 / 5 = 0.2, with continuation counts a, b, c: 1 and
     ``</s>``: 2 (after b and after c), so γ_1 = (0.5 · 3 + 1 · 1) / 5 = 0.5, |V| = 5.
+    With the plain continuation probability P_1(</s>) = 2/5 (not (2 - 1)/5 + γ_1/5 = 0.3), so
+    P(</s> | a) = γ(a) P_1(</s>) = 0.5 · 0.4 (not 0.15), and ``<unk>`` gets 0:
+
+    >>> m = KneserNey(2, discounts=[0.5, 1.0, 1.5], plain_continuation=True).fit([["a", "b"], ["a", "c"]])
+    >>> round(m.prob("</s>", ["a"]), 6), m.prob("zzz"), m.discounts_[0].tolist()
+    (0.2, 0.0, [0.0, 0.0, 0.0])
     """
 
     def __init__(self, order: int, discounts: ArrayLike | None = None, *, fallback: ArrayLike = FALLBACK_DISCOUNTS,
-                 convention: Convention | str = "standard"):
+                 convention: Convention | str = "standard", plain_continuation: bool = False):
         super().__init__(order, convention=convention)
+        if not isinstance(plain_continuation, (bool, np.bool_)):
+            raise TypeError(f"plain_continuation must be True or False, got {plain_continuation!r}")
+        self.plain_continuation = bool(plain_continuation)
         self._given_discounts = None if discounts is None else _check_discounts(discounts, self.order, "discounts")
         self.fallback = None if fallback is None else tuple(_check_discounts(fallback, None, "fallback")[0].tolist())
         self.discounts_: np.ndarray | None = None
@@ -168,10 +186,11 @@ class KneserNey(CountedNgramModel, BackoffModel):
     def _counts_padding(self) -> bool:
         return False  # KenLM's counts under every convention: n-grams of <s> alone are padding, never counted
 
-    def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary) -> CountedNgramModel:
-        """Count as :meth:`NgramModel.fit_encoded`, then adjust the counts and estimate the discounts
-        (:meth:`fit`, on sentences of str tokens, comes here too)."""
-        super().fit_encoded(ids, lengths, vocab)
+    def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary,
+                    counts: NgramCounts | None = None) -> CountedNgramModel:
+        """Count as :meth:`NgramModel.fit_encoded` (or take ``counts``), then adjust the counts and
+        estimate the discounts (:meth:`fit`, on sentences of str tokens, comes here too)."""
+        super().fit_encoded(ids, lengths, vocab, counts)
         ngrams, tables = self.counts, self.counts.tables
         # n-grams starting with <s> <s> exist only because of the padding (KenLM drops them); keys are
         # in id order, so they, and the n-grams starting with <s>, are consecutive rows
@@ -207,9 +226,14 @@ class KneserNey(CountedNgramModel, BackoffModel):
     def _estimate_discounts(self, count_of_counts: np.ndarray) -> None:
         if self._given_discounts is not None:
             self.discounts_, self.fallback_orders_ = self._given_discounts.copy(), ()
+            if self.plain_continuation:
+                self.discounts_[0] = 0.0
             return
         rows, fallen = [], []
         for k, t in enumerate(count_of_counts, start=1):
+            if k == 1 and self.plain_continuation:  # P_1 undiscounted: nothing to estimate
+                rows.append(np.zeros(3))
+                continue
             found = _closed_form_discounts(t)
             if isinstance(found, str):
                 if self.fallback is None:

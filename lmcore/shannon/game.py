@@ -408,12 +408,15 @@ def draw_sentence(sentences: Sequence[Sequence[str]], seed: int = 0, min_tokens:
 @dataclass(frozen=True)
 class ContextProfile:
     """Per model (``context_lengths[j]`` tokens of context): the mean surprisal of the true token
-    and the mean entropy of the model's prediction, in bits, over the same ``n_positions`` tokens."""
+    and the mean entropy of the model's prediction, in bits, over the same ``n_positions`` tokens,
+    and the standard error of each mean surprisal (how far a mean of so few positions may be from
+    the mean over every position: their standard deviation over √n)."""
 
     context_lengths: tuple[int, ...]
     surprisal: np.ndarray
     entropy: np.ndarray
     n_positions: int
+    surprisal_se: np.ndarray
 
 
 def context_profile(models: Sequence[LanguageModel], sentences: Sequence[Sequence[str]], n_positions: int = 200,
@@ -424,7 +427,10 @@ def context_profile(models: Sequence[LanguageModel], sentences: Sequence[Sequenc
 
     A model of order n uses n - 1 tokens of context (``<s>`` at the start of a sentence). The
     entropy needs every outcome's probability at every position, so a sample of positions keeps
-    it quick; all models see the same positions.
+    it quick; all models see the same positions. A sample's mean is only an estimate:
+    ``surprisal_se`` is the standard error of each mean surprisal, ``s / √n`` with ``s`` the
+    standard deviation of the n surprisals (n - 1 in its denominator); ``nan`` for one position,
+    ``inf`` when a surprisal is infinite.
 
     Introduced in notebooks/01_shannon_game.ipynb, section "Context narrows the guess".
 
@@ -433,6 +439,8 @@ def context_profile(models: Sequence[LanguageModel], sentences: Sequence[Sequenc
     >>> profile = context_profile([MLE(1).fit(train), MLE(2).fit(train)], train)
     >>> profile.context_lengths, profile.surprisal.round(4).tolist(), profile.entropy.round(4).tolist()
     ((0, 1), [2.085, 0.5], [1.9183, 0.5])
+    >>> profile.surprisal_se.round(4).tolist()  # each model's 4 surprisals lie 1 bit apart in pairs: 0.5774 / √4
+    [0.2887, 0.2887]
     """
     if isinstance(models, Mapping):
         models = list(models.values())
@@ -449,7 +457,7 @@ def context_profile(models: Sequence[LanguageModel], sentences: Sequence[Sequenc
         raise ValueError("sentences has no tokens")
     chosen = np.random.default_rng(seed).choice(len(where), size=min(n_positions, len(where)), replace=False)
     positions = [where[c] for c in np.sort(chosen)]
-    surprisal, entropy = [], []
+    surprisal, entropy, standard_error = [], [], []
     for model in models:
         # one distribution per distinct context (a unigram model has one), each a sorted, fast lookup
         cache: dict[tuple[str, ...], tuple[np.ndarray, float]] = {}
@@ -466,5 +474,16 @@ def context_profile(models: Sequence[LanguageModel], sentences: Sequence[Sequenc
             bits[row] = math.inf if p == 0 else -math.log2(p)
         surprisal.append(float(bits.mean()))
         entropy.append(float(spread.mean()))
+        standard_error.append(_standard_error(bits))
     lengths = tuple(m.context_length for m in models)
-    return ContextProfile(lengths, np.array(surprisal), np.array(entropy), len(positions))
+    return ContextProfile(lengths, np.array(surprisal), np.array(entropy), len(positions), np.array(standard_error))
+
+
+def _standard_error(values: np.ndarray) -> float:
+    """The standard error of the mean of ``values``: their standard deviation (n - 1 in its
+    denominator) over √n; ``nan`` for one value, ``inf`` if one is infinite."""
+    if values.size < 2:
+        return math.nan
+    if not np.all(np.isfinite(values)):
+        return math.inf
+    return float(values.std(ddof=1) / math.sqrt(values.size))

@@ -38,17 +38,17 @@ def test_slide_rules():
     md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
     cells = [md("# Chapter 9: Title\n\nhook"), code("import numpy"), md("## 1. Idea\n\nwords"), code("x = 1"),
              md("Next idea."), md("A caption."), figure_cell(), code("print(x)"), md("**Exercise 1.** Compute."),
-             code("check(None)"), md("## What to remember"), md("## Going further: more"), code("y = 2"),
-             md("## Going further: even more"), md("## Check yourself")]
+             code("check(None)"), md("## What to remember"), md("## Check yourself"), md("## Going further: more"),
+             code("y = 2"), md("## Going further: even more"), md("**Next:** [chapter 10](10_more.ipynb)")]
     assert slides.slide_types(cells) == [
         "slide", "-", "slide", "-",
         "subslide",             # prose after code: a new idea
         "subslide", "-",        # a short caption and its figure share a slide of their own ...
         "subslide",             # ... and what follows the figure starts another
         "subslide", "-",        # each exercise with its check
-        "slide",
+        "slide", "slide",
         "slide", "-", "subslide",  # "Going further" sections in a row: one column of sub-slides
-        "slide"]
+        "slide"]                # the link onwards
 
 
 def test_the_chinese_going_further_heading_is_going_further_too():

@@ -62,6 +62,7 @@ NUMERIC = {
         cross_entropy_bits((0.9, 0.1), (0.6, 0.4)), cross_entropy_bits((0.6, 0.4), (0.6, 0.4)),
         cross_entropy_bits((0.9, 0.1), (0.9, 0.1)),
         cross_entropy_bits((0.6, 0.4), (0.9, 0.1)) - cross_entropy_bits((0.6, 0.4), (0.6, 0.4)),
+        cross_entropy_bits((0.9, 0.1), (0.6, 0.4)) - cross_entropy_bits((0.9, 0.1), (0.9, 0.1)),
         cross_entropy_bits((0.6, 0.4), (0.9, 0.1)) * math.log(2)]),
     ex.check_coded_bits_per_character: (1.25, 3, [12_500 / 80_000, 80_000 / 12_500, 80_000 / 100_000,
                                                   1.25 * math.log(2)]),
@@ -72,11 +73,12 @@ NUMERIC = {
     ex.check_cross_entropy_bits: (-math.log2(0.6 * 0.6 * 0.3 * 0.1) / 4, 3, [
         -math.log(0.0108) / 4, -math.log10(0.0108) / 4, -math.log2(0.0108), -math.log2(0.018) / 3,
         -(0.6 * math.log2(0.6) + 0.3 * math.log2(0.3) + 0.1 * math.log2(0.1)), 0.0108 ** -0.25]),
-    ex.check_perplexity_after_gain: (2 ** 5.8465, 3, [2 ** 6.3465 - 0.5, math.exp(5.8465), 2 ** 6.3465 / 2]),
-    ex.check_one_surprising_token: (10 ** 1.009, 3, [10.0, (9990 + 1e10) / 1000, 1.009 * math.log(10),
-                                                     1.009 * math.log2(10)]),
-    ex.check_sentence_perplexity_with_eos: (16 ** (1 / 3), 3, [8 ** 0.5, 4.0, 2.0]),
-    ex.check_corpus_perplexity: (40000 ** (1 / 6), 3, [6.0, 20 ** 0.5]),
+    ex.check_perplexity_after_gain: (2 ** 5.8465, 3, [2 ** 6.3465 - 0.5, math.exp(5.8465), 2 ** 6.3465 / 2,
+                                                      2 ** 6.8465]),
+    ex.check_one_surprising_token: (10 ** 1.09, 3, [10.0, 100 / (9.9 + 1e-10), (990 + 1e10) / 100,
+                                                    1.09 * math.log(10), 1.09 * math.log2(10)]),
+    ex.check_sentence_perplexity_with_eos: (32 ** (1 / 3), 3, [8 ** 0.5, 8 ** (1 / 3), 32 ** 0.5, 32 ** 0.25]),
+    ex.check_corpus_perplexity: (40000 ** (1 / 6), 3, [6.0, 20 ** 0.5, (2 * 2 + 4 * 10) / 6, 6 / 1.45]),
     ex.check_bits_per_character: (3.0, 3, [9.0, 8.0, math.log(512) / 3, math.log10(512) / 3, 512 / 3, 27.0]),
     ex.check_interpolated_probability: (0.238, 3, [0.13, 0.18, 0.23, 0.2, 0.54]),
     ex.check_em_step: ((0.005 / 0.255 + 1) / 2, 3, [(0.25 / 0.255 + 0) / 2, 0.0075, 0.015 / 0.265, 0.5,
@@ -87,11 +89,11 @@ NUMERIC = {
     ex.check_add_one_unseen_bigram: (1 / 1050, 3, [0.0, 0.001, 1 / 51, 0.02]),
     ex.check_add_k_unseen_mass: (98 / 150, 2, [100 / 150, 980 / 1050, 0.98, 1.96, 98 / 148]),
     ex.check_rescued_token_bits: (-math.log2(2e-5), 3, [-math.log(2e-5), -math.log10(2e-5), -math.log2(0.0004),
-                                                        -math.log2(0.05), 2e-5]),
+                                                        -math.log2(0.05), 2e-5, math.log2(2e-5)]),
     ex.check_bits_per_character_from_perplexity: (math.log2(40) * 10_000 / 42_000, 3, [
         math.log(40) * 10_000 / 42_000, math.log2(40), math.log2(40) * 42_000 / 10_000, 40 * 10_000 / 42_000,
         40 ** (10_000 / 42_000)]),
-    ex.check_full_context_share: (2 / 12, 3, [10 / 12, 1 / 12, 3 / 12, 100 * 2 / 12]),
+    ex.check_full_context_share: (2 / 12, 3, [10 / 12, 1 / 12, 3 / 12]),
 }
 
 
@@ -126,7 +128,7 @@ EARLY_ROUNDED = {
     ex.check_loss_in_bits: 3.2 * 1.44,  # 1 / ln 2 rounded
     ex.check_bits_saved_by_lower_perplexity: 7.95 - 7.64,  # log2 247 - log2 200, each rounded
     ex.check_perplexity_after_gain: 2 ** 5.85,  # 6.3465 - 0.5 rounded
-    ex.check_sentence_perplexity_with_eos: 2 ** 1.33,  # 4 bits / 3 tokens rounded
+    ex.check_sentence_perplexity_with_eos: 2 ** 1.67,  # 5 bits / 3 tokens rounded
     ex.check_corpus_perplexity: 2 ** 2.55,  # log2 40,000 / 6 rounded
     ex.check_bleu_with_brevity: 0.394 * 0.895,  # the geometric mean and BP rounded
 }
@@ -277,6 +279,24 @@ def test_truncation_early_rounding_and_slips_each_get_their_own_hint():
     assert "截断" in zh and "4.61" in zh
 
 
+def test_a_percentage_where_a_fraction_is_asked_is_told_so():
+    """Every fraction-valued answer typed as a percentage hears "as a fraction"; a named mistake
+    with that value keeps its own hint, and an answer above 1 is never read as a percentage."""
+    for check, percentage in [(lambda a: ex.check_number(a, 0.6, sig_digits=3), 60),
+                              (lambda a: ex.check_number(a, 0.0167), 1.67)]:
+        feedback = check(percentage)
+        assert feedback.correct is False and "as a fraction" in feedback.message, feedback.message
+    named = ex.check_number(60, 0.6, mistakes={60: "by naming it."}, sig_digits=3)
+    assert "by naming it" in named.message and "fraction" not in named.message
+    assert "fraction" not in ex.check_number(150, 1.5, sig_digits=3).message
+    assert "fraction" not in ex.check_number(6, 0.6, sig_digits=3).message
+    set_language("zh")
+    try:
+        assert "小数" in ex.check_number(60, 0.6, sig_digits=3).message
+    finally:
+        set_language("en")
+
+
 @pytest.mark.parametrize("value, digits, rounding, result", [
     (0.79549, 3, ROUND_HALF_UP, 0.795), (0.7955, 3, ROUND_HALF_UP, 0.796), (4.6166, 3, ROUND_DOWN, 4.61),
     (-2.25, 2, ROUND_HALF_UP, -2.3), (9.9996, 3, ROUND_HALF_UP, 10.0), (0.000952381, 3, ROUND_DOWN, 0.000952),
@@ -373,34 +393,38 @@ def test_cross_entropy_bits(answer, correct, words):
     (57.5, True, "Correct"),
     (57.54, True, "Correct"),
     (80.9, False, "subtracting the bits"),
-    (346, False, "e ** H"),
+    (346, False, "e ** (H - 0.5)"),
     (40.7, False, "halving"),
+    (115, False, "adding the half bit"),
     (57.6, False, "off in the last digit"),  # three digits given: not a question of precision
     (57.73, False, "rounding the intermediate values"),  # 2 ** 5.85, the exponent rounded first
     (57.4, False, "off in the last digit"),
     (58, False, "asks for 3 significant digits"),
-    (60, False, "is not it"),
+    (60, False, "asks for 3 significant digits"),  # 57.5 to one digit
 ])
 def test_perplexity_after_gain(answer, correct, words):
     assert_feedback(ex.check_perplexity_after_gain, answer, correct, words)
 
 
 @pytest.mark.parametrize("answer, correct, words", [
-    (10.2, True, "Correct: 10.2094"),
+    (12.3, True, "Correct: 12.3027"),
     (10, False, "leaving the surprising token out"),
-    (1e7, False, "averaging the inverse probabilities"),
-    (2.32, False, "nats"),
-    (3.35, False, "bits"),
+    (10.1, False, "inverting the mean probability"),  # 1 / 0.099: the misconception the exercise targets
+    (10.10, False, "inverting the mean probability"),
+    (1e8, False, "averaging the inverse probabilities"),
+    (2.51, False, "nats"),
+    (3.62, False, "bits"),
 ])
 def test_one_surprising_token(answer, correct, words):
     assert_feedback(ex.check_one_surprising_token, answer, correct, words)
 
 
 @pytest.mark.parametrize("answer, correct, words", [
-    (16 ** (1 / 3), True, "Correct"),
+    (32 ** (1 / 3), True, "Correct"),
     (8 ** 0.5, False, "forgetting </s>"),
-    (4.0, False, "not counting it"),
-    (2.0, False, "counting <s>"),
+    (2.0, False, "leaving P(</s> | cat) = 0.25 out of the product"),  # N = 3, but only two factors
+    (32 ** 0.5, False, "not counting it"),
+    (32 ** 0.25, False, "counting <s>"),
 ])
 def test_sentence_perplexity_recognises_a_forgotten_end_marker(answer, correct, words):
     assert_feedback(ex.check_sentence_perplexity_with_eos, round(answer, 4), correct, words)
@@ -410,6 +434,8 @@ def test_sentence_perplexity_recognises_a_forgotten_end_marker(answer, correct, 
     (40000 ** (1 / 6), True, "Correct"),
     (6.0, False, "averaging the two sentence perplexities"),
     (20 ** 0.5, False, "geometric mean"),
+    (44 / 6, False, "weighting the sentence perplexities by their tokens"),
+    (6 / 1.45, False, "inverting the mean probability"),
 ])
 def test_corpus_perplexity_recognises_a_mean_of_sentence_perplexities(answer, correct, words):
     assert_feedback(ex.check_corpus_perplexity, round(answer, 4), correct, words)
@@ -549,6 +575,7 @@ def test_add_k_exercise_numbers_give_the_expected_masses():
     (11.3, False, "unigram estimate alone"),
     (4.32, False, "weight alone"),
     (0.00002, False, "its surprisal"),
+    (-15.6, False, "a positive number of bits"),
 ])
 def test_rescued_token_bits(answer, correct, words):
     assert_feedback(ex.check_rescued_token_bits, answer, correct, words)
@@ -609,8 +636,10 @@ def test_every_verdict_of_every_chapter_reads_in_chinese_and_the_english_stays(m
         elif answer == expected:
             assert verdict.correct and verdict.message == "正确：" + en.removeprefix("Correct: ")[:-1] + "。"
         elif " is what you get " in en:  # a recognised mistake: its hint, in Chinese
-            shown, hint = en.removeprefix("Not yet: ").split(" is what you get ", 1)
-            assert verdict.correct is False and verdict.message.startswith(f"还不对：{shown} 是这样得到的：")
+            head, hint = en.removeprefix("Not yet: ").split(" is what you get ", 1)
+            shown = head.split(" ", 1)[0]
+            opening = "的位数不够" if "has too few digits" in head else "是这样得到的："  # the right value cut short?
+            assert verdict.correct is False and verdict.message.startswith(f"还不对：{shown} {opening}")
             chinese_hint = verdict.message.split("是这样得到的：", 1)[1]
             assert CJK.search(chinese_hint) and chinese_hint == zh.get(hint, chinese_hint), (hint, chinese_hint)
             assert not chinese_hint.startswith(("with ", "by ", "without ", "for ", "in ")), chinese_hint

@@ -3,8 +3,9 @@
 nbval re-executes the notebooks and compares outputs; this file checks what nbval
 does not: that the stored outputs come from one clean top-to-bottom run, that no
 widget state or error is saved, that each chapter opens with its title and Binder
-badge, that its core path (up to its first "Going further" heading) fits one class,
-and that every figure has alt text. The Chinese edition (notebooks/zh/) is held to the same rules.
+badge, that it follows the chapter anatomy (the class, "What to remember", "Check yourself",
+"Going further", "Next"), that the class fits one lesson, and that every figure has alt text.
+The Chinese edition (notebooks/zh/) is held to the same rules.
 """
 
 import json
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from classroom.slides import GOING_FURTHER  # where a chapter's core path ends, in either edition
+from classroom.slides import GOING_FURTHER  # the heading of an optional section, in either edition
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -125,7 +126,7 @@ def test_every_binder_badge_points_at_the_configured_repository():
             assert found == slug, f"{path.name} links {found}; run python binder/set_repo.py {slug}"
 
 
-# --- the core path: one class of at most 60 minutes (DESIGN.md, "A chapter notebook") -----------
+# --- the class: one lesson of at most 55 minutes (DESIGN.md, "A chapter notebook") ---------------
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_'’-]*")
@@ -136,11 +137,16 @@ INTRO = re.compile(r"\*\*(?:In this (?:chapter|notebook) you will|在(?:本章�
 # settings), the answer with the number that shows it. The markers, in either edition:
 PREDICT = re.compile(r"\*\*(?:Predict first\.|先预测。)\*\*")
 ANSWER = re.compile(r"\*\*(?:The answer\.|答案揭晓。)\*\*")
+# The headings of a chapter's anatomy, in either edition.
+REMEMBER = re.compile(r"^##\s+(?:What to remember|要点回顾)\s*$")
+CHECK_YOURSELF = re.compile(r"^##\s+(?:Check yourself|自我检测)\s*$")
+CORE_SECTION = re.compile(r"^##\s+(\d+)\.\s+(.+?)\s*$")
+NEXT = re.compile(r"^\*\*(?:Next|下一章)[:：]?\*\*")
 
 
 @dataclass(frozen=True)
 class CorePath:
-    """What a class reads before the first "Going further" heading."""
+    """What a class reads: the chapter from its title to the end of "What to remember"."""
 
     words: float       # prose: whitespace-separated pieces, a Chinese character counting half a word
     code_lines: int    # non-blank, non-comment lines of code
@@ -148,9 +154,11 @@ class CorePath:
     explorers: int     # cells whose output is a live explorer
     exercises: int     # self-check cells
     ideas: int         # items of "In this chapter you will", separated by semicolons
+    minutes: float     # DESIGN.md's rule, at its slow end: 100 words a minute, 2 a code cell, 6 an explorer
 
 
-BUDGET = CorePath(words=1_800, code_lines=120, cells=36, explorers=2, exercises=5, ideas=5)
+BUDGET = CorePath(words=1_800, code_lines=120, cells=36, explorers=2, exercises=0, ideas=5, minutes=55)
+WORDS_PER_MINUTE, MINUTES_PER_CODE_CELL, MINUTES_PER_EXPLORER = 100, 2, 6
 # One idea per cell: a core-path cell this long holds two (DESIGN.md: never join cells to meet the budget).
 MAX_CELL_WORDS, MAX_CELL_CODE_LINES = 250, 20
 
@@ -176,11 +184,19 @@ def code_lines(source: str) -> int:
     return sum(1 for line in source.splitlines() if line.strip() and not line.strip().startswith("#"))
 
 
-def core_cells(nb) -> tuple[list[tuple[dict, str]], bool]:
-    """The core path's cells with their text, and whether a "Going further" heading ends it.
+def headings(cell) -> list[str]:
+    """The markdown headings a cell holds, in order."""
+    if cell["cell_type"] != "markdown":
+        return []
+    return [line.strip() for line in "".join(cell["source"]).splitlines() if re.match(r"#{1,6}\s", line)]
 
-    The cells before the first markdown heading containing "Going further" (or, in the Chinese
-    edition, "深入一步"); the section headings' own cells count (classroom/slides.py gives each
+
+def core_cells(nb) -> tuple[list[tuple[dict, str]], bool]:
+    """The class's cells with their text, and whether a "Check yourself" or "Going further"
+    heading ends it.
+
+    The cells before the first such heading (an introduction such as chapter 0's ends at its first
+    "Going further"); the section headings' own cells count (classroom/slides.py gives each
     section a cell), and so does the part of the heading's cell above the heading.
     """
     cells = []
@@ -188,7 +204,8 @@ def core_cells(nb) -> tuple[list[tuple[dict, str]], bool]:
         source = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
             lines = source.splitlines()
-            at = next((i for i, line in enumerate(lines) if GOING_FURTHER.match(line)), None)
+            at = next((i for i, line in enumerate(lines)
+                       if GOING_FURTHER.match(line) or CHECK_YOURSELF.match(line)), None)
             if at is not None:
                 if at:
                     cells.append((cell, "\n".join(lines[:at])))
@@ -202,15 +219,20 @@ def is_explorer(cell) -> bool:
 
 
 def core_path(nb) -> tuple[CorePath, bool]:
-    """The core path's measure against :data:`BUDGET`, and whether it ends at a "Going further" heading."""
+    """The class's measure against :data:`BUDGET`, and whether a heading ends it (:func:`core_cells`)."""
     cells, found = core_cells(nb)
     markdown = [text for cell, text in cells if cell["cell_type"] == "markdown"]
     code = [(cell, text) for cell, text in cells if cell["cell_type"] == "code"]
     intro = next((m.group(1) for text in markdown for m in [INTRO.search(text)] if m), "")
-    measure = CorePath(words=sum(map(prose_words, markdown)), code_lines=sum(code_lines(text) for _, text in code),
-                       cells=len(cells), explorers=sum(is_explorer(cell) for cell, _ in code),
+    words = sum(map(prose_words, markdown))
+    explorers = sum(is_explorer(cell) for cell, _ in code)
+    minutes = (words / WORDS_PER_MINUTE + MINUTES_PER_CODE_CELL * (len(code) - explorers)
+               + MINUTES_PER_EXPLORER * explorers)
+    measure = CorePath(words=words, code_lines=sum(code_lines(text) for _, text in code),
+                       cells=len(cells), explorers=explorers,
                        exercises=sum("exercises.check_" in text for _, text in code),
-                       ideas=len([item for item in re.split(r"[;；]", intro) if item.strip()]))
+                       ideas=len([item for item in re.split(r"[;；]", intro) if item.strip()]),
+                       minutes=round(minutes, 1))
     return measure, found
 
 
@@ -221,19 +243,20 @@ def test_core_path_measure():
                     cell("code", "# a comment\nx = 1 + 2 + 3\n\n", outputs=[]),
                     cell("code", "widgets.Explorer()", **explorer),
                     cell("code", "exercises.check_it(answer)", outputs=[]),
-                    cell("markdown", "two words"), cell("markdown", "Last words.\n## Going further: more"),
+                    cell("markdown", "two words"), cell("markdown", "Last words.\n## Check yourself"),
                     cell("markdown", "not counted"), cell("code", "not = counted", **explorer)]}
     measure, found = core_path(nb)
-    assert found and measure == CorePath(words=18.0, code_lines=3, cells=6, explorers=1, exercises=1, ideas=3)
+    assert found and measure == CorePath(words=18.0, code_lines=3, cells=6, explorers=1, exercises=1, ideas=3,
+                                         minutes=round(0.18 + 2 * 2 + 6, 1))
     assert core_path({"cells": [cell("markdown", "## 3. going further, in lower case")]}) == (
-        CorePath(0.0, 0, 0, 0, 0, 0), True)
+        CorePath(0.0, 0, 0, 0, 0, 0, 0.0), True)
     assert core_path({"cells": [cell("markdown", "Going further without a heading")]})[1] is False
 
 
 def test_core_path_fits_one_class(notebook):
     path, nb = notebook
     measure, found = core_path(nb)
-    assert found, f'{path.name} has no "Going further" heading: the core path must end somewhere'
+    assert found, f'{path.name} has no "Check yourself" or "Going further" heading: the class must end somewhere'
     over = {name: (value, getattr(BUDGET, name)) for name, value in vars(measure).items()
             if value > getattr(BUDGET, name)}
     assert not over, f"{path.name}: core path over its budget (measured, budget): {over}"
@@ -249,6 +272,174 @@ def test_each_core_cell_holds_one_idea(notebook):
              if cell["cell_type"] == "code" and code_lines(text) > MAX_CELL_CODE_LINES]
     assert not long, (f"{path.name}: core-path cells (index, words or code lines) longer than one idea "
                       f"({MAX_CELL_WORDS} words, {MAX_CELL_CODE_LINES} lines of code): {long}")
+
+
+# --- the anatomy: class, "What to remember", "Check yourself", "Going further", "Next" --------------
+
+CHAPTERS = [path for path in NOTEBOOKS + ZH_NOTEBOOKS if not path.name.startswith("00_")]
+
+
+def parts(nb) -> list[tuple[str, int]]:
+    """The chapter's parts in order, each with the index of the cell that opens it: "title",
+    "section" (a numbered core section), "remember", "check", "further" and "next" (the last
+    cell, a link onwards)."""
+    found = []
+    for index, cell in enumerate(nb["cells"]):
+        for heading in headings(cell):
+            if heading.startswith("# "):
+                found.append(("title", index))
+            elif CORE_SECTION.match(heading):
+                found.append(("section", index))
+            elif REMEMBER.match(heading):
+                found.append(("remember", index))
+            elif CHECK_YOURSELF.match(heading):
+                found.append(("check", index))
+            elif GOING_FURTHER.match(heading) and heading.startswith("## "):
+                found.append(("further", index))
+            elif heading.startswith("## "):
+                found.append(("other", index))
+    last = nb["cells"][-1]
+    if last["cell_type"] == "markdown" and NEXT.match("".join(last["source"])):
+        found.append(("next", len(nb["cells"]) - 1))
+    return found
+
+
+def test_parts_of_a_chapter():
+    cell = lambda text: {"cell_type": "markdown", "source": [text]}  # noqa: E731
+    nb = {"cells": [cell("# Title"), cell("## 1. One"), cell("text\n## 2. Two"), cell("## What to remember"),
+                    cell("## Check yourself"), cell("## Going further: more\n### a part"), cell("**Next:** on")]}
+    assert [kind for kind, _ in parts(nb)] == ["title", "section", "section", "remember", "check", "further", "next"]
+
+
+@pytest.fixture(params=CHAPTERS, ids=in_notebooks)
+def chapter(request):
+    path = request.param
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_the_chapter_follows_the_anatomy(chapter):
+    """Title -> numbered core sections -> "What to remember" -> "Check yourself" -> "Going
+    further" sections -> "Next" (DESIGN.md, "A chapter notebook"): a class that stops at the end
+    of its core reads its summary, and its homework is next to it."""
+    path, nb = chapter
+    kinds = [kind for kind, _ in parts(nb)]
+    order = ["title", "section", "remember", "check", "further", "next"]
+    collapsed = [kind for i, kind in enumerate(kinds) if not i or kinds[i - 1] != kind]
+    assert collapsed == order, f"{path.name}: the parts come as {collapsed}; the anatomy is {order}"
+    numbers = [int(CORE_SECTION.match(h).group(1)) for cell in nb["cells"] for h in headings(cell)
+               if CORE_SECTION.match(h)]
+    assert numbers == list(range(1, len(numbers) + 1)), f"{path.name}: core sections numbered {numbers}"
+
+
+def sections(nb) -> list[tuple[str, list[dict]]]:
+    """The chapter cut at its ``##`` headings: (heading, cells), the heading's cell first."""
+    found: list[tuple[str, list[dict]]] = [("", [])]
+    for cell in nb["cells"]:
+        second = [h for h in headings(cell) if h.startswith("## ")]
+        if second:
+            found.append((second[-1], []))
+        found[-1][1].append(cell)
+    return found
+
+
+def exercise_checks(cells) -> list[str]:
+    """The self-checks the cells call, in order: ``exercises.check_...``."""
+    return [name for cell in cells if cell["cell_type"] == "code"
+            for name in re.findall(r"exercises\.(check_\w+)\(", "".join(cell["source"]))]
+
+
+def test_exercises_are_homework_or_close_their_own_optional_section(chapter):
+    """3-6 exercises in "Check yourself"; none in the class; a Going-further section's exercise
+    comes after everything that section teaches (only its answer follows)."""
+    path, nb = chapter
+    for heading, cells in sections(nb):
+        checks = exercise_checks(cells)
+        if CHECK_YOURSELF.match(heading):
+            assert 3 <= len(checks) <= 6, f"{path.name}: {len(checks)} exercises in Check yourself"
+        elif GOING_FURTHER.match(heading):
+            code = [cell for cell in cells if cell["cell_type"] == "code"]
+            first = next((i for i, cell in enumerate(code) if exercise_checks([cell])), len(code))
+            later = [i for i, cell in enumerate(code[first:], first) if not exercise_checks([cell])]
+            assert not later, f"{path.name}, {heading}: code after its exercise; the exercise closes the section"
+        else:
+            assert not checks, f"{path.name}, {heading or 'the opening'}: exercises {checks} belong in Check yourself"
+
+
+def class_cells(nb) -> list[dict]:
+    """The cells of the class: from the title to the end of "What to remember"."""
+    return [cell for cell, _ in core_cells(nb)[0]]
+
+
+def anchor(heading: str) -> str:
+    """The link target JupyterLab gives a heading: "## 3. Linear interpolation" -> "3-linear-interpolation".
+
+    >>> anchor("## 3. Linear interpolation"), anchor("### EM, step by step"), anchor("## 深入一步：一条长样本")
+    ('3-linear-interpolation', 'em-step-by-step', '深入一步一条长样本')
+    """
+    return re.sub(r"[^\w\- ]", "", heading.lstrip("#").strip().lower()).replace(" ", "-")
+
+
+CHAPTER_ANCHOR_LINK = re.compile(r"\]\((\d\d_[a-z_]+\.ipynb)#([^)]+)\)")
+
+
+def test_the_class_and_its_homework_link_only_to_classes(chapter):
+    """A class assumes only earlier classes: its links into a chapter (this one or another) land
+    in that chapter's class, not in a Going-further section; so do the homework's."""
+    path, nb = chapter
+    homework = next(cells for heading, cells in sections(nb) if CHECK_YOURSELF.match(heading))
+    for cell in class_cells(nb) + homework:
+        for target, target_anchor in CHAPTER_ANCHOR_LINK.findall("".join(cell["source"])):
+            target_nb = json.loads((path.parent / target).read_text(encoding="utf-8"))
+            in_class = {anchor(h) for c in class_cells(target_nb) for h in headings(c)}
+            assert target_anchor in in_class, (
+                f"{path.name} links {target}#{target_anchor}, which is not in that chapter's class")
+
+
+DRAWS_ON = re.compile(r'(?:chapter (\d+), )?section (\d+), "([^"]+)"')
+
+
+def test_each_homework_exercise_names_the_class_sections_it_draws_on(chapter):
+    """Every "Check yourself" checker says, in its docstring, which core sections it draws on
+    ("Draws on section 2, "From probability to perplexity"" or "Draws on chapter 2, section 1,
+    ..."), and each is a numbered section of the class of this chapter or an earlier one."""
+    from lmcore import exercises
+
+    path, nb = chapter
+    number = int(path.name[:2])
+    homework = next(cells for heading, cells in sections(nb) if CHECK_YOURSELF.match(heading))
+    for name in exercise_checks(homework):
+        doc = getattr(exercises, name).__doc__ or ""
+        said = doc[doc.find("Draws on"):] if "Draws on" in doc else ""
+        references = DRAWS_ON.findall(" ".join(said.split("\n\n")[0].split()))  # one paragraph, unwrapped
+        assert references, f'{name}: its docstring says no "Draws on section N, "title""'
+        for chapter_number, section, title in references:
+            source = int(chapter_number or number)
+            assert source <= number, f"{name} draws on chapter {source}, after chapter {number}"
+            english = next((ROOT / "notebooks").glob(f"{source:02d}_*.ipynb"))
+            core = {(int(m.group(1)), m.group(2)) for c in class_cells(json.loads(english.read_text(encoding="utf-8")))
+                    for h in headings(c) for m in [CORE_SECTION.match(h)] if m}
+            assert (int(section), title) in core, (
+                f'{name} draws on chapter {source}, section {section}, "{title}", which is not a section of its class')
+
+
+TEACHING_ROW = re.compile(r"^\| (\d) [^|]+\| ([\d,]+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", re.MULTILINE)
+TEACHING_HEADING = re.compile(r"^### (\d) .*\((\d+) minutes\)$", re.MULTILINE)
+
+
+def test_the_teaching_notes_give_each_class_its_measure():
+    """docs/teaching.md's table and its chapter headings give each English class's words, code lines,
+    cells, explorers and minutes as this file measures them, so the plan a lecturer reads is true."""
+    text = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
+    rows = {int(number): tuple(int(value.replace(",", "")) for value in values)
+            for number, *values in TEACHING_ROW.findall(text)}
+    minutes = {int(number): int(value) for number, value in TEACHING_HEADING.findall(text)}
+    for path in NOTEBOOKS:
+        measure, _ = core_path(json.loads(path.read_text(encoding="utf-8")))
+        number = int(path.name[:2])
+        expected = (round(measure.words), measure.code_lines, measure.cells, measure.explorers,
+                    round(measure.minutes))
+        assert rows.get(number) == expected, f"docs/teaching.md, chapter {number}: {rows.get(number)} != {expected}"
+        assert minutes.get(number) == round(measure.minutes), f"docs/teaching.md: chapter {number}'s heading"
 
 
 def test_every_explorer_asks_a_question_first_and_answers_it(notebook):

@@ -13,9 +13,9 @@ from lmcore import exercises as ex
 from lmcore.i18n import set_language
 
 ROOT = Path(__file__).resolve().parents[2]
-CHAPTER_1_CHECKS = [
+CHAPTER_1_CHECKS = [  # exercises 1-5 of "Check yourself", then exercise 6 of Going further
     ex.check_olives_surprisal, ex.check_extra_bits, ex.check_rank_or_probability, ex.check_upper_bound,
-    ex.check_lower_bound, ex.check_uniform_bits,
+    ex.check_uniform_bits, ex.check_lower_bound,
 ]
 Q = [0.6, 0.2, 0.1, 0.05, 0.05]
 UPPER = -sum(x * math.log2(x) for x in Q)
@@ -27,16 +27,18 @@ NUMERIC = {
         (1 / 0.03, "inverse probability"), (math.log2(0.03), "sign"), (5.0, "whole halvings")]),
     ex.check_extra_bits: (math.log2(1000), [
         (math.log(1000), "natural log"), (3.0, "log10"), (1000.0, "ratio"), (0.0999, "difference of the probab"),
-        (math.log2(1e4) + math.log2(10), "adding"), (math.log2(1e4), "fried rice alone")]),
+        (math.log2(1e4) + math.log2(10), "adding"), (math.log2(1e4), "fried rice alone"),
+        (4.0, "dividing the two surprisals"), (-math.log2(1000), "the other way round")]),
     ex.check_upper_bound: (UPPER, [
-        (UPPER * math.log(2), "natural log"), (LOWER, "lower bound"), (math.log2(5), "equally likely")]),
+        (UPPER * math.log(2), "natural log"), (LOWER, "lower bound"), (math.log2(5), "equally likely"),
+        (-sum(math.log2(x) for x in Q), "without weighing each"), (-UPPER, "sign left out")]),
     ex.check_lower_bound: (LOWER, [
         (LOWER * math.log(2), "natural log"), (UPPER, "upper bound"),
         (sum((a - b) * math.log2(i) for i, (a, b) in enumerate(zip(Q, Q[1:] + [0.0]), start=1)), "factor i"),
-        (LOWER - 5 * 0.05 * math.log2(5), "last term")]),
+        (LOWER - 5 * 0.05 * math.log2(5), "last term"), (-LOWER, "q_{i+1} - q_i in place of")]),
     ex.check_uniform_bits: (math.log2(30_000), [
         (math.log(30_000), "natural log"), (math.log10(30_000), "log10"), (1 / 30_000, "probability of one word"),
-        (30_000.0, "perplexity")]),
+        (30_000.0, "perplexity"), (-math.log2(30_000), "sign left out")]),
 }
 
 
@@ -143,13 +145,16 @@ def test_choices(check, answer, correct, words):
      "还不对：3.51 是这样得到的：用了自然对数，得到的是奈特；除以 ln 2 = 0.6931 才是比特（或直接用 log2）。"),
     (ex.check_olives_surprisal, 5.0,
      "还不对：5 是这样得到的：只数了整数次减半：1/32 = 0.03125 花 5 比特，"
-     "而 0.03 的概率比它略小，所以代价比 5 比特略多；请用 log2。"),
+     "而 0.03 的概率比它略小，所以代价比 5 比特略多；请用 log2，并给出 3 位有效数字。"),
     (ex.check_olives_surprisal, 5.06, "正确：5.06。"),
     (ex.check_olives_surprisal, None, "尚未作答：把 None 换成你的答案，再运行这个单元格。"),
     (ex.check_extra_bits, 3.0, "还不对：3 是这样得到的：用了 log10，数的是十进制位数；要得到比特请用 log2。"),
     (ex.check_lower_bound, 0.438,
      "还不对：0.438 是这样得到的：漏掉了最后一项：q_6 = 0，所以最后一项是 5 (q_5 - 0) log2 5。"),
     (ex.check_uniform_bits, 15.0, "还不对：15 很接近了，但题目要求 3 位有效数字。"),
+    (ex.check_extra_bits, 4.0,
+     "还不对：4 是这样得到的：把两个惊奇度相除了（13.3 / 3.32 = 4）；“多多少比特”问的是两者之差。"),
+    (ex.check_upper_bound, -1.67, "还不对：-1.67 是这样得到的：漏掉了负号：-Σ q_i log2 q_i 永远不会是负数。"),
     (ex.check_uniform_bits, 20.0, "还不对：20 不是答案。请对照上文逐步检查。"),
     (ex.check_rank_or_probability, "b",
      "正确：代价是 -log2 P(真实的词)：B 是 2.32 比特，A 是 4.32 比特。排名是猜测的次数；打分用的是概率。"),

@@ -56,11 +56,13 @@ def test_the_rounded_answers_of_the_reference_answers():
     (ex.check_entropy_in_bits, 0.3482, "log10"),
     (ex.check_entropy_in_bits, -1.1568, "minus sign"),
     (ex.check_entropy_in_bits, 2.0530, "without their weights"),
+    (ex.check_entropy_in_bits, 1.585, "three equally likely"),
+    (ex.check_entropy_in_bits, 6.16, "adding the surprisals"),
     (ex.check_entropy_with_impossible_outcome, 2.0, "four equally likely"),
     (ex.check_entropy_with_impossible_outcome, float("nan"), "0 · log 0 = 0"),
     (ex.check_entropy_with_impossible_outcome, float("inf"), "0 · log 0 = 0"),
     (ex.check_entropy_with_impossible_outcome, 0.8979, "natural log"),
-    (ex.check_entropy_with_impossible_outcome, 1.585, "three equally likely"),
+    (ex.check_entropy_with_impossible_outcome, 1.585, "rain (0.1) are not equally likely"),
     (ex.check_average_code_length, 2.25, "without weights"),
     (ex.check_average_code_length, 1.8464, "entropy"),
     (ex.check_average_code_length, 9, "adding the lengths"),
@@ -69,6 +71,7 @@ def test_the_rounded_answers_of_the_reference_answers():
     (ex.check_markov_entropy_rate, 0.5, "averaging the rows"),
     (ex.check_markov_entropy_rate, 0.9183, "stationary distribution"),
     (ex.check_markov_entropy_rate, 1.0, "row a alone"),
+    (ex.check_markov_entropy_rate, 0.333, "weights swapped"),
     (ex.check_miller_madow_correction, 0.095, "in nats"),
     (ex.check_miller_madow_correction, 0.1443, "K in place of K - 1"),
     (ex.check_miller_madow_correction, 0.2741, "without the 2"),
@@ -79,6 +82,34 @@ def test_the_rounded_answers_of_the_reference_answers():
 def test_typical_mistakes_get_their_hint(check, answer, words):
     feedback = check(answer)
     assert feedback.correct is False and words in feedback.message, feedback.message
+
+
+def test_too_few_digits_is_named_before_a_mistake_with_that_value():
+    """The issue: "2" (1.9 to one digit) was told "a balanced tree". Too few digits is the simpler
+    explanation, so it comes first, and the balanced tree after it; an answer written with its digits
+    (2.00, or the float 2.0, typed with a point) is the balanced tree alone."""
+    for answer in (2, "2", " 2 "):
+        assert ex.check_average_code_length(answer).message.startswith(
+            "Not yet: 2 has too few digits: the exercise asks for 3 significant digits. If that is all your working "
+            "gives, it is what you get with 2 bits for every outcome, a balanced tree")
+    for answer in (2.0, 2.00, "2.0", "2.00"):
+        message = ex.check_average_code_length(answer).message
+        assert "balanced tree" in message and "significant digits" not in message, answer
+        assert "the lengths 2, 1, 3, 3 for 0.4, 0.3, 0.2, 0.1: both merge a 0.3 with 0.4" in message, answer
+    assert ex.check_average_code_length(1.9).correct and ex.check_average_code_length("1.9").correct
+    assert ex.check_entropy_in_bits(1).message == "Not yet: 1 is close, but the exercise asks for 3 significant digits."
+
+
+@pytest.mark.parametrize("check", NUMERIC, ids=lambda f: f.__name__)
+def test_the_answer_with_too_few_digits_is_told_so(check):
+    expected, digits = NUMERIC[check]
+    for fewer in range(1, digits):
+        typed = f"{expected:.{fewer}g}"  # as a student writes it: "2" for 1.9 to one digit
+        if abs(float(typed) - expected) <= half_unit(expected, digits):  # rounding to fewer digits lost nothing
+            continue
+        for short in (typed, int(float(typed)) if float(typed).is_integer() else float(typed)):
+            feedback = check(short)
+            assert feedback.correct is False and "significant digits" in feedback.message, (short, feedback)
 
 
 @pytest.mark.parametrize("answer, correct, words", [
@@ -129,6 +160,13 @@ def test_the_code_exercises_reference_answer_is_the_huffman_code_built_by_hand()
      "熵率是*下一个*符号的平均不确定性。"),
     (ex.check_miller_madow_correction, None, "尚未作答：把 None 换成你的答案，再运行这个单元格。"),
     (ex.check_average_code_length, "two", "还不对：这里要填一个数，你填的是 'two'。"),
+    (ex.check_average_code_length, 2,
+     "还不对：2 的位数不够，题目要求 3 位有效数字。如果你的计算只得到这么多，那么它是这样得到的："
+     "让每个结果都是 2 比特，即一棵平衡树；码长为 2、1、3、3（对应 0.4、0.3、0.2、0.1）时也是这个数："
+     "两者都把某个 0.3 和 0.4 合并了。0.1 和 0.2 合并成 0.3 之后，概率最小的两个是那两个 0.3，而不是某个 0.3 和 0.4。"),
+    (ex.check_markov_entropy_rate, 0.333,
+     "还不对：0.333 是这样得到的：把权重弄反了：a 行的权重是 π_a = 2/3，即链处在状态 a 的时间比例；"
+     "b 行的权重是 π_b = 1/3。"),
     (ex.check_one_sample_of_a_mixture, "A",
      "还不对：那是对许多条样本的平均；一条样本只会显示一颗骰子。这个信源不是遍历的，"
      "所以 Shannon-McMillan-Breiman 定理不适用。"),

@@ -4,6 +4,7 @@ does not print."""
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,51 @@ def test_the_reference_answers_as_the_chapter_rounds_them():
 def test_bits_saved_by_lower_perplexity_names_the_typical_mistakes(answer, words):
     feedback = ex.check_bits_saved_by_lower_perplexity(answer)
     assert feedback.correct is False and words in feedback.message, feedback.message
+
+
+@pytest.mark.parametrize("check, answer, words", [
+    (ex.check_loss_in_bits, 2.22, "multiplying by ln 2"),
+    (ex.check_loss_in_bits, 3.2, "leaving the loss in nats"),
+    (ex.check_loss_in_bits, 24.5, "giving the perplexity"),
+    (ex.check_loss_in_bits, 9.19, "raising 2 to a number of nats"),
+    (ex.check_loss_in_bits, 10.6, "log10 units"),
+    (ex.check_reverse_cross_entropy, 0.795, "with H(p, m)"),
+    (ex.check_reverse_cross_entropy, 0.971, "entropy H(m)"),
+    (ex.check_reverse_cross_entropy, 0.469, "entropy H(p)"),
+    (ex.check_reverse_cross_entropy, 0.449, "KL(m||p)"),
+    (ex.check_reverse_cross_entropy, 0.327, "KL(p||m)"),
+    (ex.check_reverse_cross_entropy, 0.984, "natural log"),
+    (ex.check_coded_bits_per_character, 0.156, "bytes per character"),
+    (ex.check_coded_bits_per_character, 6.4, "characters per byte"),
+    (ex.check_coded_bits_per_character, 0.8, "characters per bit"),
+    (ex.check_coded_bits_per_character, 0.866, "converting to nats"),
+])
+def test_each_typical_mistake_gets_the_hint_that_names_it(check, answer, words):
+    feedback = check(answer)
+    assert feedback.correct is False and words in feedback.message, feedback.message
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    ("B", True, "holds on average"),
+    ("A", False, "no model beats the source"),
+    ("C", False, "never negative"),
+    ("D", False, "answer one of A, B, C"),
+])
+def test_below_the_floor_explains_each_choice(answer, correct, words):
+    feedback = ex.check_below_the_floor(answer)
+    assert feedback.correct is correct and words in feedback.message, feedback.message
+
+
+def test_exercise_3s_answer_cites_what_section_2_prints():
+    """The issue: the answer said section 2's 100 symbols fell below the entropy rate, where section 2
+    printed 1.3918 and 1.3923, both above 1.2027. The share it cites now is printed there."""
+    chapter = cells()
+    answer = next(source(c) for c in chapter if source(c).startswith("**Exercise 3"))
+    section_2 = next(i for i, c in enumerate(chapter) if source(c).startswith("## 2."))
+    printed = "".join("".join(output.get("text", "")) for c in chapter[section_2:section_2 + 3]
+                      if c["cell_type"] == "code" for output in c["outputs"])
+    share = re.search(r"below the entropy rate on (\d+\.\d%)", printed).group(1)
+    assert share in answer and "as section 2's 100 symbols showed" not in answer
 
 
 def test_bits_saved_mistakes_are_apart_from_the_answer_and_from_each_other():

@@ -24,8 +24,8 @@ REFERENCE_ANSWERS = [
     (ex.check_weighted_branching, math.sqrt(2 * 32), 8.00),                    # geometric mean of 1/p
     (ex.check_cross_entropy_bits, -math.log2(0.0108) / 4, 1.63),                # log2 of P(A A B C), per word
     (ex.check_perplexity_after_gain, 81.3734 / 2**0.5, 57.5),                   # half a bit divides by √2
-    (ex.check_one_surprising_token, 10**1.009, 10.2),                           # 1.009 · log2 10 bits a token
-    (ex.check_sentence_perplexity_with_eos, 16 ** (1 / 3), 2.52),               # N = 3 with </s>
+    (ex.check_one_surprising_token, 10**1.09, 12.3),                            # 1.09 · log2 10 bits a token
+    (ex.check_sentence_perplexity_with_eos, 2 ** (5 / 3), 3.17),                # 5 bits over N = 3 with </s>
     (ex.check_corpus_perplexity, 40_000 ** (1 / 6), 5.85),                      # six tokens pooled
     (ex.check_bits_per_character, 1_000 * 9 / 3_000, 3.00),                     # 9,000 bits over 3,000 characters
 ]
@@ -63,12 +63,68 @@ def test_the_exercise_data_are_what_the_chapter_prints():
     (ex.check_cross_entropy_bits, 6.53,
      "还不对：6.53 是这样得到的：没有除以 N = 4：那是整段文本的信息量，不是每个词的。"),
     (ex.check_sentence_perplexity_with_eos, 2.83,
-     "还不对：2.83 是这样得到的：忘了 </s>：它也被预测（P = 0.5）并计数，所以 N = 3。"),
-    (ex.check_corpus_perplexity, 6,
+     "还不对：2.83 是这样得到的：忘了 </s>：它也被预测（P = 0.25）并计数，所以 N = 3。"),
+    (ex.check_one_surprising_token, 10.1,
+     "还不对：10.1 是这样得到的：取了平均概率（0.099）的倒数；困惑度平均的是比特数（对数概率），不是概率，"
+     "那个罕见词元的 33 比特要全额计入。"),
+    (ex.check_corpus_perplexity, 6.00,
      "还不对：6 是这样得到的：对两个句子的困惑度取了平均；语料库困惑度把所有词元合在一起算："
      "exp(-总对数概率 / 总词元数)。"),
+    (ex.check_corpus_perplexity, 6,  # also 5.85 to one digit: that first
+     "还不对：6 的位数不够，题目要求 3 位有效数字。如果你的计算只得到这么多，那么它是这样得到的："
+     "对两个句子的困惑度取了平均；语料库困惑度把所有词元合在一起算：exp(-总对数概率 / 总词元数)。"),
     (ex.check_bits_per_character, 9,
      "还不对：9 是这样得到的：只算到每词元比特数 log2(512) = 9 就停了；还要把文本的总比特数 N x 9 分摊到各个字符上。"),
 ])
 def test_the_verdicts_in_chinese(chinese, check, answer, message):
     assert check(answer).message == message
+
+
+# Each exercise's plausible conceptual mistakes, by the route the student takes, and the words of the hint
+# that names it (the table in tests/notebooks/test_exercises.py checks that no two share a value at 3 digits).
+MISTAKES = [
+    # 1: half the tokens at 1/2, half at 1/32
+    (ex.check_weighted_branching, (2 + 32) / 2, "averaging the inverse probabilities"),
+    (ex.check_weighted_branching, 1 / ((1 / 2 + 1 / 32) / 2), "inverting the mean probability"),
+    (ex.check_weighted_branching, (1 + 5) / 2, "stopping at the cross-entropy"),
+    # 2: "A A B C" under 0.6, 0.3, 0.1
+    (ex.check_cross_entropy_bits, -math.log(0.0108) / 4, "natural log"),
+    (ex.check_cross_entropy_bits, -math.log2(0.0108), "without dividing by N"),
+    (ex.check_cross_entropy_bits, -math.log2(0.6 * 0.3 * 0.1) / 3, "each word type once"),
+    # 3: half a bit less than 6.3465
+    (ex.check_perplexity_after_gain, 81.3734 - 0.5, "subtracting the bits from the perplexity"),
+    (ex.check_perplexity_after_gain, 81.3734 / 2, "halving the perplexity"),
+    (ex.check_perplexity_after_gain, 81.3734 * 2**0.5, "adding the half bit"),
+    (ex.check_perplexity_after_gain, math.exp(6.3465 - 0.5), "with e ** (H - 0.5); H is in bits"),
+    # 4: 99 tokens at 0.1, one at 1e-10; leaving it out (10.0) and the mean probability (10.1) now differ
+    (ex.check_one_surprising_token, 10.0, "leaving the surprising token out"),
+    (ex.check_one_surprising_token, 1 / ((99 * 0.1 + 1e-10) / 100), "inverting the mean probability"),
+    (ex.check_one_surprising_token, (99 * 10 + 1e10) / 100, "averaging the inverse probabilities"),
+    # 5: "the cat" with P = 0.5, 0.25 and P(</s> | cat) = 0.25; each mistake its own value
+    (ex.check_sentence_perplexity_with_eos, (0.5 * 0.25) ** (-1 / 2), "forgetting </s>"),
+    (ex.check_sentence_perplexity_with_eos, (0.5 * 0.25) ** (-1 / 3), "leaving P(</s> | cat) = 0.25 out"),
+    (ex.check_sentence_perplexity_with_eos, (0.5 * 0.25 * 0.25) ** (-1 / 2), "not counting it"),
+    (ex.check_sentence_perplexity_with_eos, (0.5 * 0.25 * 0.25) ** (-1 / 4), "counting <s> as well"),
+    # 6: sentences of 2 and 4 tokens, perplexities 2 and 10
+    (ex.check_corpus_perplexity, (2 + 10) / 2, "averaging the two sentence perplexities"),
+    (ex.check_corpus_perplexity, (2 * 2 + 4 * 10) / 6, "weighting the sentence perplexities by their tokens"),
+    (ex.check_corpus_perplexity, 6 / (0.5 + 0.5 + 0.1 + 0.2 + 0.1 + 0.05), "inverting the mean probability"),
+    # 7 (Going further): 512 per token, 1,000 tokens, 3,000 characters
+    (ex.check_bits_per_character, 9, "stopping at bits per token"),
+    (ex.check_bits_per_character, 512 / 3, "dividing the perplexity by the characters per token"),
+]
+
+
+@pytest.mark.parametrize("check, answer, words", MISTAKES, ids=lambda x: getattr(x, "__name__", str(x)))
+def test_each_plausible_mistake_gets_the_hint_that_names_it(check, answer, words):
+    for typed in (answer, float(f"{answer:.3g}")):  # as computed, and as the student rounds it
+        feedback = check(typed)
+        assert feedback.correct is False and words in feedback.message, (typed, feedback.message)
+
+
+def test_the_homework_draws_on_the_class_and_exercise_7_on_its_going_further_section():
+    homework = [ex.check_weighted_branching, ex.check_cross_entropy_bits, ex.check_perplexity_after_gain,
+                ex.check_one_surprising_token, ex.check_sentence_perplexity_with_eos, ex.check_corpus_perplexity]
+    for check in homework:
+        assert "Draws on section " in check.__doc__, check.__name__
+    assert 'section "Going further: words and characters"' in " ".join(ex.check_bits_per_character.__doc__.split())

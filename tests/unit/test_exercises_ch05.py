@@ -1,5 +1,7 @@
-"""Chapter 5's Kneser-Ney exercise and its worked number: the exercise's formula is lmcore's, right answers
-at the stated precision pass, the typical wrong ones get their hint (also the EM step's one-token shares)."""
+"""Chapter 5's Kneser-Ney exercise and its worked numbers: the exercise's formula is lmcore's (with the plain
+continuation probability; the default's lowest order by its own formula), right answers at the stated precision
+pass, the typical wrong ones get their hint (also the EM step's one-token shares); section 3's worked example
+mixes a trigram truly never seen in training."""
 
 from collections import Counter
 
@@ -8,7 +10,7 @@ import pytest
 from lmcore import exercises as ex
 from lmcore.exercises.feedback import half_unit
 from lmcore.i18n import set_language
-from lmcore.ngram import KneserNey
+from lmcore.ngram import MLE, AddK, KneserNey, interpolated_probs
 from lmcore.text import TOY_TRAIN
 
 DATA = ex.KNESER_NEY_EXERCISE
@@ -111,3 +113,28 @@ def test_kneser_ney_verdicts_read_in_chinese():
     assert right == "正确：0.0644。"
     assert wrong.startswith("还不对：0.086 是这样得到的：把普通的一元概率") and "P_cont(w)" in wrong
     assert em == "还不对：0.0196 是这样得到的：只算了一元模型在第一个词元中的份额；λ1 是它在两个词元中份额的平均值。"
+
+
+def test_the_exercise_formula_is_lmcores_plain_continuation_on_the_toy_corpus():
+    # section 5's hand computation: P_KN(three | spent) = (1 - 0.75)/2 + 0.75 x 2/2 x 1/11 = 0.1932
+    model = KneserNey(2, discounts=[0.75, 0.75, 0.75], plain_continuation=True).fit(TOY_TRAIN)
+    by_hand = (1 - 0.75) / 2 + 0.75 * 2 / 2 * 1 / 11
+    assert model.prob("three", ["spent"]) == pytest.approx(by_hand, rel=1e-12) and round(by_hand, 4) == 0.1932
+    assert model.prob("<unk>", ["spent"]) == 0.0  # why lmcore's default discounts P_cont too
+    default = KneserNey(2, discounts=[0.75, 0.75, 0.75]).fit(TOY_TRAIN)
+    assert round(default.prob("<unk>", ["spent"]), 4) == 0.0460 == round(0.75 * 0.75 * 9 / (11 * 10), 4)
+
+
+def test_section_3_mixes_a_trigram_never_seen_in_training():
+    trigram = MLE(3, convention="course").fit(TOY_TRAIN)
+    assert trigram.count("years", ["i", "spent"]) == 0 and trigram.count("spent", ["i"]) == 2
+    probs = [AddK(1, k=1, convention="course").fit(TOY_TRAIN).prob("years"),
+             AddK(2, k=1, convention="course").fit(TOY_TRAIN).prob("years", ["spent"]),
+             trigram.prob("years", ["i", "spent"])]
+    assert probs == pytest.approx([2 / 18, 1 / 10, 0.0])
+    assert round(float(interpolated_probs([probs], [0.1, 0.3, 0.6])[0]), 6) == 0.041111  # rescued
+
+
+def test_the_rescued_tokens_sign_slip_is_named():
+    message = ex.check_rescued_token_bits(-15.6).message
+    assert "-15.6 is what you get" in message and "a positive number of bits" in message

@@ -33,6 +33,7 @@ def test_any_answer_at_the_stated_precision_passes(check, expected, digits):
     (ex.check_clipped_unigram_precision, 1.0, "without clipping"),
     (ex.check_clipped_unigram_precision, 0.4, "counting each matching word type once"),
     (ex.check_clipped_unigram_precision, 0.5, "reference's length"),
+    (ex.check_clipped_unigram_precision, 0.333, "\"cat\": 2) and dividing by the reference's length"),
     (ex.check_multi_reference_precision, 0.833, "all references together"),
     (ex.check_multi_reference_precision, 1.0, "without clipping"),
     (ex.check_multi_reference_precision, 0.5, "first reference only"),
@@ -41,6 +42,8 @@ def test_any_answer_at_the_stated_precision_passes(check, expected, digits):
     (ex.check_bleu_with_brevity, 0.403, "arithmetic mean"),
     (ex.check_corpus_bleu, 0.75, "averaging the two sentence scores"),
     (ex.check_corpus_bleu, 0.707, "geometric mean of the sentence scores"),
+    (ex.check_corpus_bleu, 0.764, "averaging each order's precision over the sentences"),
+    (ex.check_corpus_bleu, 0.825, "arithmetic mean of p_1 and p_2"),
     (ex.check_bleu_point_difference, -29.19, "0.31 is 31 BLEU points"),
     (ex.check_bleu_point_difference, 29.19, "0.31 is 31 BLEU points"),
     (ex.check_bleu_point_difference, 0.015, "0-1 scale"),
@@ -92,6 +95,9 @@ def test_the_exercise_data_are_what_the_notebook_prints():
     (ex.check_bleu_with_brevity, 0.394,
      "还不对：0.394 是这样得到的：漏掉了简短惩罚：c = 9 比 r = 10 短，所以要乘以 exp(1 - 10/9)。"),
     (ex.check_corpus_bleu, None, "尚未作答：把 None 换成你的答案，再运行这个单元格。"),
+    (ex.check_corpus_bleu, 0.764,
+     "还不对：0.764 是这样得到的：把每一阶的精确率在两个句子之间取了平均（p_1 = (3/4 + 1)/2，p_2 = (1/3 + 1)/2）；"
+     "应该先汇总计数：p_1 = 9/10，p_2 = 6/8。"),
     (ex.check_bleu_point_difference, 1.5, "正确：1.5000。"),
     (ex.check_comparable_scores, "c",
      "正确：只有分词方式（以及参考译文、大小写、平滑……）相同，BLEU 才可比较：签名（signature）正是为此而设。"

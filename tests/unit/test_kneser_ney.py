@@ -355,3 +355,41 @@ def test_count_of_counts_count_each_adjusted_count_up_to_four():
     assert model.count_of_counts_.tolist() == expected
     four = KneserNey(2, discounts=[0.5, 1.0, 1.5]).fit([["c", "d"]] * 4)  # (c, d), (<s>, c), (d, </s>) seen 4 times
     assert four.count_of_counts_[1].tolist() == [0, 0, 0, 0, 3]
+
+
+# --- plain_continuation: the textbook lowest order, N1+(• w) / N1+(• •) ------------------------
+
+
+@pytest.mark.parametrize("d", [0.3, 0.75, 1.0])
+def test_plain_continuation_is_the_textbook_bigram_formula(d):
+    # P(w | h) = max(c(h, w) - d, 0) / c(h) + d N1+(h •) / c(h) · N1+(• w) / N1+(• •), <s> before each sentence
+    sentences = [s.split() for s in ("a b c a b", "b c c a", "c a b b", "a c")]
+    model = KneserNey(2, discounts=[d, d, d], plain_continuation=True).fit(sentences)
+    bigrams = Counter(pair for s in sentences for pair in zip(["<s>", *s], [*s, "</s>"]))
+    words_before = Counter(w for _, w in bigrams)
+    for history in ("<s>", "a", "b", "c"):
+        c_h = sum(n for (h, _), n in bigrams.items() if h == history)
+        backoff_weight = d * sum(h == history for h, _ in bigrams) / c_h
+        for word in model.outcomes:
+            by_hand = max(bigrams[history, word] - d, 0) / c_h + backoff_weight * words_before[word] / len(bigrams)
+            assert model.prob(word, [history]) == pytest.approx(by_hand, rel=1e-12, abs=1e-15), (history, word)
+        assert math.fsum(model.next_word_distribution([history]).values()) == pytest.approx(1.0)
+    assert model.prob("<unk>", ["a"]) == 0.0 and model.prob("a") == pytest.approx(words_before["a"] / len(bigrams))
+    assert model.discounts_.tolist() == [[0.0] * 3, [d] * 3]
+
+
+def test_plain_continuation_changes_only_the_lowest_order():
+    toy = [["i", "spent", "three", "years"], ["before", "the", "mast"], ["i", "spent", "money"]]
+    plain = KneserNey(2, discounts=[0.75] * 3, plain_continuation=True).fit(toy)
+    default = KneserNey(2, discounts=[0.75] * 3).fit(toy)
+    assert round(plain.prob("three", ["spent"]), 4) == 0.1932 and round(default.prob("three", ["spent"]), 4) == 0.1881
+    assert plain.prob("<unk>", ["spent"]) == 0.0 < default.prob("<unk>", ["spent"])
+    # the seen bigram's discounted term is the same; only λ(h) P_1(w) differs
+    gamma = 0.75 * 2 / 2
+    assert (plain.prob("three", ["spent"]) - gamma * plain.prob("three")
+            == pytest.approx(default.prob("three", ["spent"]) - gamma * default.prob("three")))
+    # nothing to estimate at the lowest order: its closed form, undefined here, is never asked for
+    estimated = KneserNey(2, plain_continuation=True).fit(toy)
+    assert estimated.fallback_orders_ == (2,) and estimated.discounts_[0].tolist() == [0.0] * 3
+    with pytest.raises(TypeError, match="plain_continuation must be True or False"):
+        KneserNey(2, plain_continuation="yes")

@@ -78,3 +78,84 @@ def test_a_reference_needs_one_value_per_order():
         table.format(reference={"WSJ": [962, 170, 109]})
     with pytest.raises(KeyError, match="no column 'WSJ'"):
         table.column("WSJ")
+
+
+def test_the_perplexity_table_is_each_model_fitted_on_its_own():
+    """perplexity_table encodes the training text once for all its models: each entry is still,
+    to the last bit, the perplexity of that model fitted on the sentences by itself."""
+    from lmcore.ngram import KneserNey
+
+    vocab = Vocabulary.build(TRAIN)
+    for given in (None, vocab):
+        table = perplexity_table(SPLIT, orders=(1, 2, 3), vocab=given)
+        for i, method in enumerate(table.methods):
+            for j, order in enumerate(table.orders):
+                if method == "add-one":
+                    model = AddK(order, 1.0).fit(TRAIN, vocab)
+                elif method == "interpolation":
+                    model = Interpolated(order).fit(TRAIN, vocab)
+                    model.fit_lambdas(HELDOUT)
+                else:
+                    model = KneserNey(order).fit(TRAIN, vocab)
+                assert table.perplexities[i, j] == evaluate(model, TEST).perplexity, (method, order)
+    with pytest.raises(TypeError, match="^vocab must be an lmcore Vocabulary, got list$"):
+        perplexity_table(SPLIT, vocab=["a", "b"])
+    with pytest.raises(ValueError, match="holds the marker '<s>' at position 0"):
+        perplexity_table(([["<s>", "a"]], HELDOUT, TEST), methods=["add-one"])
+
+
+@pytest.mark.parametrize("sentences", [TRAIN, [list(s) for s in TOY_TRAIN], [["a"], ["b", "a"], ["a", "a", "a", "b"]]])
+def test_counts_at_a_higher_order_hold_every_lower_orders_counts(sentences):
+    """lower_orders(counts, k) of a counting at order 5 is, array for array, the counting at order k:
+    what lets perplexity_table count a text once for all its models (fit_encoded's counts)."""
+    from lmcore.ngram.counted import lower_orders
+    from lmcore.ngram.counting import NgramCounts, flatten_sentences
+
+    vocab = Vocabulary.build(sentences)
+    tokens, lengths = flatten_sentences(sentences, "sentences")
+    ids = vocab.encode(tokens)
+    top = NgramCounts.from_sentences(ids, lengths, 5, 4, 1, len(vocab))
+    for k in range(1, 6):
+        direct, shared = NgramCounts.from_sentences(ids, lengths, k, k - 1, 1, len(vocab)), lower_orders(top, k)
+        assert len(direct.index.nodes) == len(shared.index.nodes)
+        for a, b in zip(direct.index.nodes, shared.index.nodes):
+            np.testing.assert_array_equal(a, b)
+        assert len(direct.tables) == len(shared.tables) == k
+        for a, b in zip(direct.tables, shared.tables):
+            assert (a.order, a.base, a.n_histories) == (b.order, b.base, b.n_histories)
+            np.testing.assert_array_equal(a.keys, b.keys)
+            np.testing.assert_array_equal(a.counts, b.counts)
+            assert (a.suffix_rows is None) == (b.suffix_rows is None)
+            if a.suffix_rows is not None:
+                np.testing.assert_array_equal(a.suffix_rows, b.suffix_rows)
+    with pytest.raises(ValueError, match="go up to order 5, not 6"):
+        lower_orders(top, 6)
+
+
+def test_shared_counts_serve_only_the_standard_framing():
+    from lmcore.ngram import MLE, KneserNey, NgramCounts
+    from lmcore.ngram.counting import flatten_sentences
+
+    vocab = Vocabulary.build(TRAIN)
+    tokens, lengths = flatten_sentences(TRAIN, "sentences")
+    ids = vocab.encode(tokens)
+    counts = NgramCounts.from_sentences(ids, lengths, 3, 2, 1, len(vocab))
+    shared = KneserNey(3).fit_encoded(ids, lengths, vocab, counts)
+    add_one = AddK(2, 1.0).fit_encoded(ids, lengths, vocab, counts)  # the same counting, orders 1 and 2
+    assert add_one.counts.tables[0] is counts.tables[0] and add_one.counts.tables[1] is counts.tables[1]
+    alone = KneserNey(3).fit_encoded(ids, lengths, vocab)
+    assert shared.token_logprobs(TEST).tolist() == alone.token_logprobs(TEST).tolist()
+    weights = (0.2, 0.3, 0.5)
+    interpolated = Interpolated(3, lambdas=weights).fit_encoded(ids, lengths, vocab, counts)
+    own = Interpolated(3, lambdas=weights).fit(TRAIN, vocab)
+    assert interpolated.token_logprobs(TEST).tolist() == own.token_logprobs(TEST).tolist()
+    with pytest.raises(ValueError, match="frames sentences with 0 <s> and 0 </s>: fit it without shared counts"):
+        AddK(2, convention="course").fit_encoded(ids, lengths, vocab, counts)
+    with pytest.raises(ValueError, match="counts the padding"):
+        MLE(2, convention="nltk").fit_encoded(ids, lengths, vocab, counts)
+    with pytest.raises(ValueError, match="up to order 4 or more, got .* up to order 3"):
+        KneserNey(4).fit_encoded(ids, lengths, vocab, counts)
+    with pytest.raises(ValueError, match="of this vocabulary"):
+        KneserNey(2).fit_encoded(ids, lengths, Vocabulary.build(TRAIN + [["zebra"]]), counts)
+    with pytest.raises(TypeError, match="counts must be NgramCounts, got dict"):
+        KneserNey(2).fit_encoded(ids, lengths, vocab, {})

@@ -268,6 +268,17 @@ def test_context_profile_by_hand():
     assert profile.entropy[0] == pytest.approx(info.entropy(unigram))
     bigram_bits = [-math.log2(models[1].prob(TOY[i][j], [(["<s>"] + TOY[i])[j]])) for i, j in positions]
     assert profile.surprisal[1] == pytest.approx(np.mean(bigram_bits))
+    assert profile.surprisal_se[1] == pytest.approx(np.std(bigram_bits, ddof=1) / math.sqrt(10))
+
+
+def test_context_profile_standard_error_at_the_edges():
+    # the standard error chapter 1 prints beside each mean surprisal: nan for one position, inf
+    # when a surprisal is; 0 when every position costs the same
+    unigram = AddK(1).fit(TOY)
+    assert math.isnan(shannon.context_profile([unigram], TOY, n_positions=1).surprisal_se[0])
+    closed = MLE(1, convention="course").fit(TOY)
+    assert shannon.context_profile([closed], [["zebra", "i"]]).surprisal_se[0] == math.inf
+    assert shannon.context_profile([unigram], [["zebra", "zebra"]]).surprisal_se[0] == 0.0
 
 
 def test_context_profile_refuses_bad_input():
