@@ -171,8 +171,8 @@ def prose_words(markdown: str) -> float:
 
     >>> prose_words("The bits, $-log_2 p(x)$, add up."), prose_words("困惑度 is 2^H"), prose_words("即 $2^H$。")
     (5.0, 4.5, 1.5)
-    >>> prose_words("$$H = -\\sum p \\log_2 p$$")
-    5.0
+    >>> prose_words("$$p_1 + p_2 = 1$$")
+    3.0
     """
     words = len(WORD.findall(MATH.sub("x", markdown)))
     return words + len(CJK.findall(markdown)) / 2
