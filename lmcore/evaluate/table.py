@@ -17,10 +17,9 @@ from lmcore.ngram import (
     Interpolated,
     KneserNey,
     NgramCounts,
-    check_markers,
     check_order,
+    encode_sentences,
     fit_interpolation_weights,
-    flatten_sentences,
     interpolated_perplexity,
 )
 from lmcore.text import Vocabulary
@@ -96,16 +95,9 @@ def perplexity_table(split: tuple[Sentences, Sentences, Sentences], orders: Sequ
         raise ValueError(
             f"methods must be some of {SMOOTHING_METHODS} and orders non-empty, got {list(methods)}, {orders}"
         )
-    tokens, lengths = flatten_sentences(train, "split.train")
-    if vocab is None:
-        vocab = Vocabulary.build([tokens])
-    elif not isinstance(vocab, Vocabulary):
-        raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
     if "interpolation" in methods and isinstance(heldout, Sequence) and len(heldout) == 0:
         raise ValueError("split.heldout is empty: interpolation fits its λ on held-out sentences")
-    ids = vocab.encode(tokens)
-    del tokens
-    check_markers(train, ids, lengths)
+    ids, lengths, vocab = encode_sentences(train, vocab, name="split.train")
     counts = NgramCounts.from_sentences(ids, lengths, max(orders), max(orders) - 1, 1, len(vocab))
     table = np.empty((len(methods), len(orders)))
     for i, method in enumerate(methods):

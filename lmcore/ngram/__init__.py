@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from lmcore.ngram.arpa_reader import ArpaModel, read_arpa
 from lmcore.ngram.arpa_writer import DIGITS, LOG10_ZERO, BackoffModel, write_arpa
-from lmcore.ngram.counted import CountedNgramModel
+from lmcore.ngram.counted import CountedNgramModel, encode_sentences
 from lmcore.ngram.counting import (
     FramedTokens,
     NgramCounts,
@@ -62,7 +62,7 @@ from lmcore.ngram.interpolation import (
     interpolated_probs,
 )
 from lmcore.ngram.kneser_ney import FALLBACK_DISCOUNTS, KneserNey, kneser_ney_discounts
-from lmcore.ngram.model import CONVENTIONS, Convention, NgramModel, check_markers, resolve_convention
+from lmcore.ngram.model import CONVENTIONS, Convention, NgramModel, resolve_convention
 
 __all__ = [
     "FramedTokens", "NgramCounts", "NgramTable", "TokenCounts", "check_order", "flatten_sentences",
@@ -70,5 +70,5 @@ __all__ = [
     "MLE", "AddK", "LAMBDA_SUM_TOLERANCE", "EMTrace", "Interpolated", "check_lambdas", "check_order_probs",
     "fit_interpolation_weights", "interpolated_perplexity", "interpolated_probs", "FALLBACK_DISCOUNTS",
     "KneserNey", "kneser_ney_discounts", "DIGITS", "LOG10_ZERO", "BackoffModel", "write_arpa", "ArpaModel",
-    "read_arpa", "check_markers",
+    "read_arpa", "encode_sentences",
 ]

@@ -22,7 +22,7 @@ from lmcore.ngram.counting import NgramCounts, NgramIndex, TokenCounts, check_en
 from lmcore.ngram.model import Convention, NgramModel, check_markers
 from lmcore.text import BOS_ID, EOS_ID, UNK_ID, Vocabulary, encode_lines
 
-__all__ = ["CountedNgramModel", "lower_orders"]
+__all__ = ["CountedNgramModel", "encode_sentences", "lower_orders"]
 
 def lower_orders(counts: NgramCounts, order: int) -> NgramCounts:
     """Orders 1..``order`` of ``counts``, the very arrays :meth:`NgramCounts.from_sentences` gives when it
@@ -40,6 +40,30 @@ def lower_orders(counts: NgramCounts, order: int) -> NgramCounts:
     if not 1 <= check_int(order, "order") <= len(counts.tables):
         raise ValueError(f"these counts go up to order {len(counts.tables)}, not {order}")
     return NgramCounts(NgramIndex(counts.base, counts.index.nodes[:max(order - 2, 0)]), counts.tables[:order])
+
+
+def encode_sentences(sentences: Sentences, vocab: Vocabulary | None = None, min_count: int = 1,
+                     name: str = "sentences") -> tuple[np.ndarray, np.ndarray, Vocabulary]:
+    """``(ids, lengths, vocab)``: ``sentences`` (lists of str tokens) as :meth:`CountedNgramModel.fit`
+    reads them, for ``fit_encoded``: every sentence's ids in a row, each sentence's length, and the
+    vocabulary, built from the sentences (words seen ``min_count`` times or more) unless given.
+    A sentence that holds ``<s>`` or ``</s>`` is refused: lmcore adds them itself.
+
+    >>> ids, lengths, vocab = encode_sentences([["i", "spent"], ["i"]])
+    >>> ids.tolist(), lengths.tolist(), len(vocab)
+    ([3, 4, 3], [2, 1], 5)
+    """
+    tokens, lengths = flatten_sentences(sentences, name)
+    if vocab is None:
+        vocab = Vocabulary.build([tokens], min_count)  # counts the same as one call per sentence
+    elif not isinstance(vocab, Vocabulary):
+        raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
+    elif min_count != 1:
+        raise ValueError("give either vocab or min_count, not both: min_count is for building a vocabulary")
+    ids = vocab.encode(tokens)
+    del tokens  # the flat list is as large as the ids: gone before counting
+    check_markers(sentences, ids, lengths)
+    return ids, lengths, vocab
 
 
 class CountedNgramModel(NgramModel):
@@ -69,17 +93,7 @@ class CountedNgramModel(NgramModel):
         ...
         ValueError: sentences[0] holds the marker '<s>' at position 0: lmcore adds <s> and </s> itself (...), ...
         """
-        tokens, lengths = flatten_sentences(sentences, "sentences")
-        if vocab is None:
-            vocab = Vocabulary.build([tokens], min_count)  # counts the same as one call per sentence
-        elif not isinstance(vocab, Vocabulary):
-            raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
-        elif min_count != 1:
-            raise ValueError("give either vocab or min_count, not both: min_count is for building a vocabulary")
-        ids = vocab.encode(tokens)
-        del tokens  # the flat list is as large as the ids: gone before counting
-        check_markers(sentences, ids, lengths)
-        return self.fit_encoded(ids, lengths, vocab)
+        return self.fit_encoded(*encode_sentences(sentences, vocab, min_count))
 
     def fit_text(self, source: str | Path | Iterable[str], vocab: Vocabulary | None = None, min_count: int = 1,
                  tokenizer: Callable[[str], list[str]] | None = None) -> CountedNgramModel:

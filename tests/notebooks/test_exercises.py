@@ -353,13 +353,6 @@ def test_chapter_3_course_numbers_behind_the_checks():
     assert ex.chapter03.SIG_DIGITS == 3
 
 
-def test_below_the_floor_choice():
-    assert ex.check_below_the_floor("b").correct
-    assert ex.check_below_the_floor(" A ").correct is False
-    assert "Gibbs" in ex.check_below_the_floor("C").message
-    assert "answer one of A, B, C" in ex.check_below_the_floor("D").message
-
-
 # --- chapter 4: perplexity ------------------------------------------------------------------
 
 

@@ -95,8 +95,11 @@ def test_each_typical_mistake_gets_the_hint_that_names_it(check, answer, words):
 
 @pytest.mark.parametrize("answer, correct, words", [
     ("B", True, "holds on average"),
+    ("b", True, "holds on average"),
     ("A", False, "no model beats the source"),
+    (" A ", False, "no model beats the source"),
     ("C", False, "never negative"),
+    ("C", False, "Gibbs"),
     ("D", False, "answer one of A, B, C"),
 ])
 def test_below_the_floor_explains_each_choice(answer, correct, words):
