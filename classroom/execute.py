@@ -25,6 +25,10 @@ from nbclient import NotebookClient
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 
 
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+"""The kernel every chapter names: ipykernel's own spec, which JupyterLab would otherwise rewrite."""
+
+
 def first_line(source: str, width: int = 60) -> str:
     """The first non-blank line of a cell, cut to ``width`` characters.
 
@@ -55,6 +59,7 @@ def execute(path: Path, out=sys.stdout) -> float:
                             on_cell_start=cell_started, on_cell_executed=cell_executed)
     client.execute()
     notebook, _ = CoalesceStreamsPreprocessor().preprocess(notebook, {})
+    notebook.metadata["kernelspec"] = dict(KERNELSPEC)  # as JupyterLab writes it, so opening marks nothing modified
     nbformat.write(notebook, path)
     return time.perf_counter() - start
 

@@ -1,11 +1,11 @@
-"""The course's language: one switch that the explorers, figures and self-checks read.
+"""The course's language: one switch that the explorers, figures, self-checks and printed tables read.
 
 Every chapter starts with ``set_language("en")``; the Chinese edition's copy of that line is
-``set_language("zh")``, and it is the only line of code in which the two editions differ
-(``tests/notebooks/test_zh_edition.py``). Text a reader sees goes through :func:`tr`: the English text
-is the key, its translation is looked up in the catalog of the language set, and its
-``{fields}`` are filled in after the look-up, so that numbers are formatted by the code, never
-by the translator.
+``set_language("zh")``. The two editions' code differs in nothing else but its string literals
+and comments, which the Chinese edition writes in Chinese (``tests/notebooks/test_zh_edition.py``).
+Text a reader sees goes through :func:`tr`: the English text is the key, its translation is
+looked up in the catalog of the language set, and its ``{fields}`` are filled in after the
+look-up, so that numbers are formatted by the code, never by the translator.
 
 The catalogs are JSON files, ``lmcore/locale/<language>/<part>.json``, one per part of the
 course (a widget module, the self-checks of a chapter, a chapter's figures), each an object
@@ -15,9 +15,10 @@ keeps its fields.
 
 Text defined before it is shown (a preset's story, a table's headings) is marked with
 :func:`translatable`, which returns it unchanged, and translated with :func:`tr` where it is shown.
-A sentence that a result or an error holds, with values filled in, is a :class:`Message`: an
-English ``str`` everywhere (what the code prints stays English in both editions) that
-:func:`localised` shows in the course's language.
+A result's printed form (a table's ``format()``, a bootstrap's ``str``) is shown in the language
+set, its columns lined up by :func:`pad`. A sentence that a result or an error holds, with values
+filled in, is a :class:`Message`: an English ``str`` that compares and raises the same in both
+editions, and that :func:`localised` shows in the course's language.
 
 >>> set_language("zh"); tr("Correct: {value}.", value="6.64")
 '正确：6.64。'
@@ -30,12 +31,13 @@ from __future__ import annotations
 import functools
 import json
 import string
+import unicodedata
 from importlib import resources
 
 from lmcore.checks import check_str
 
 __all__ = ["LANGUAGES", "set_language", "language", "tr", "translatable", "Message", "localised", "catalog",
-           "fields"]
+           "fields", "display_width", "pad"]
 
 LANGUAGES = ("en", "zh")
 """The course's languages: English, the language of the code and the catalogs' keys, and Chinese."""
@@ -78,8 +80,8 @@ class Message(str):
     the messages of their results and errors with it.
 
     It is the English ``template`` with its ``fields`` filled in, and is a ``str`` in every
-    way: what a result holds, prints, compares and raises stays English in both editions of
-    the course. Mark the template for translation where it is written, as
+    way: what a result holds, compares and raises stays English in both editions of the
+    course. Mark the template for translation where it is written, as
     ``Message(translatable("..."), field=value)``; a field that is a ``Message`` itself (a
     name, a part of the sentence) is shown in the course's language too.
 
@@ -141,3 +143,29 @@ def fields(text: str) -> list[str]:
     """
     return sorted(f"{name}:{spec}" if spec else name
                   for _, name, spec, _ in string.Formatter().parse(text) if name is not None)
+
+
+def display_width(text: str) -> int:
+    """The columns ``text`` takes in a monospace font: two for a Chinese character (East Asian
+    wide or full-width), one for any other.
+
+    >>> display_width("bigram"), display_width("二元模型")
+    (6, 8)
+    """
+    check_str(text, "text")
+    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in text)
+
+
+def pad(text: str, width: int, align: str = "<") -> str:
+    """``text`` padded with spaces to ``width`` columns of a monospace font, where a Chinese
+    character (East Asian wide or full-width) takes two: ``f"{text:<width}"`` for any script,
+    so that a table's columns line up in both languages. ``align`` is ``"<"`` or ``">"``.
+
+    >>> pad("bigram", 8, ">"), pad("二元模型", 10) + "|"
+    ('  bigram', '二元模型  |')
+    """
+    if align not in ("<", ">"):
+        raise ValueError(f"align must be '<' or '>', got {align!r}")
+    space = " " * max(width - display_width(text), 0)
+    return text + space if align == "<" else space + text
+

@@ -51,6 +51,7 @@ from numpy.typing import ArrayLike
 from lmcore.bleu.score import BleuStats, sentence_stats
 from lmcore.bleu.signature import BleuSignature
 from lmcore.checks import check_finite, check_int, check_number
+from lmcore.i18n import tr
 
 __all__ = ["stats_matrix", "sentence_stats_matrix", "bleu_scores", "resample_indices", "resampled_sums",
            "order_statistic_interval", "PairedBootstrap"]
@@ -351,10 +352,12 @@ class PairedBootstrap:
         return float((np.sum(spread - spread.mean() > abs(self.delta)) + 1) / (self.n_resamples + 1))
 
     def __str__(self) -> str:
+        """The comparison in one line, in the course's language."""
         low, high = self.interval
-        return (f"A = {self.score_a:.4f}, B = {self.score_b:.4f}, B - A = {self.delta:+.4f}, "
-                f"{self.confidence:.0%} interval [{low:+.4f}, {high:+.4f}], B higher in {self.wins_b:.1%} "
-                f"of {self.n_resamples:,} resamples")
+        return tr("A = {score_a:.4f}, B = {score_b:.4f}, B - A = {delta:+.4f}, {confidence:.0%} interval "
+                  "[{low:+.4f}, {high:+.4f}], B higher in {wins_b:.1%} of {n_resamples:,} resamples",
+                  score_a=self.score_a, score_b=self.score_b, delta=self.delta, confidence=self.confidence,
+                  low=low, high=high, wins_b=self.wins_b, n_resamples=self.n_resamples)
 
 
 def _statistics_pair(stats_a, stats_b, names: tuple[str, str] = ("stats_a", "stats_b")):

@@ -11,6 +11,7 @@ import numpy as np
 
 from lmcore.checks import check_int
 from lmcore.evaluate.scoring import evaluate
+from lmcore.i18n import display_width, pad, tr, translatable
 from lmcore.lm import Sentences
 from lmcore.ngram import (
     AddK,
@@ -24,19 +25,25 @@ from lmcore.ngram import (
 )
 from lmcore.text import Vocabulary
 
-__all__ = ["SMOOTHING_METHODS", "order_name", "PerplexityTable", "perplexity_table", "OrderTable", "order_table"]
+__all__ = ["SMOOTHING_METHODS", "ORDER_NAMES", "order_name", "PerplexityTable", "perplexity_table", "OrderTable",
+           "order_table"]
 
 SMOOTHING_METHODS = ("add-one", "interpolation", "kneser-ney")
 
 
+ORDER_NAMES = {1: translatable("unigram"), 2: translatable("bigram"), 3: translatable("trigram"),
+               4: translatable("4-gram"), 5: translatable("5-gram")}
+
+
 def order_name(n: int) -> str:
     """A row's name: ``unigram``, ``bigram``, ``trigram``, then ``4-gram``, ...
+    (the tables show it in the course's language).
 
-    >>> order_name(2), order_name(5)
-    ('bigram', '5-gram')
+    >>> order_name(2), order_name(6)
+    ('bigram', '6-gram')
     """
     n = check_int(n, "n")
-    return {1: "unigram", 2: "bigram", 3: "trigram"}.get(n, f"{n}-gram")
+    return ORDER_NAMES.get(n, f"{n}-gram")
 
 
 @dataclass(frozen=True)
@@ -55,8 +62,8 @@ class PerplexityTable:
     n_outcomes: int
 
     def format(self, title: str = "") -> str:
-        """The table as text, perplexities with 2 decimals."""
-        header = f"{'':<15}" + "".join(f"{order_name(n):>10}" for n in self.orders)
+        """The table as text in the course's language, perplexities with 2 decimals."""
+        header = " " * 15 + "".join(pad(tr(order_name(n)), 10, ">") for n in self.orders)
         rows = [f"{method:<15}" + "".join(f"{x:>10.2f}" for x in row)
                 for method, row in zip(self.methods, self.perplexities)]
         return "\n".join(([title] if title else []) + [header] + rows)
@@ -139,22 +146,23 @@ class OrderTable:
         return self.perplexities[:, self.names.index(name)]
 
     def format(self, reference: Mapping[str, Sequence[float]] | None = None) -> str:
-        """The table as text: perplexities with 1 decimal, then the words and vocabulary of each
-        column; ``reference`` columns (``{"WSJ": [962, 170, 109]}``: one perplexity per order, as
-        published) come first, shown as given."""
+        """The table as text in the course's language: perplexities with 1 decimal, then the
+        words and vocabulary of each column; ``reference`` columns (``{"WSJ": [962, 170, 109]}``:
+        one perplexity per order, as published) come first, shown as given."""
         reference = dict(reference or {})
         for name, values in reference.items():
             if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or len(values) != len(self.orders):
                 raise ValueError(f"reference[{name!r}] needs one perplexity per order {self.orders}, got {values!r}")
-        widths = {name: max(len(name), 8) + 2 for name in (*reference, *self.names)}
-        lines = [f"{'':<15}" + "".join(f"{name:>{widths[name]}}" for name in (*reference, *self.names))]
+        widths = {name: max(display_width(name), 8) + 2 for name in (*reference, *self.names)}
+        lines = [" " * 15 + "".join(pad(name, widths[name], ">") for name in (*reference, *self.names))]
         for i, n in enumerate(self.orders):
             published = "".join(f"{values[i]:>{widths[name]}g}" for name, values in reference.items())
             ours = "".join(f"{self.perplexities[i, j]:>{widths[name]}.1f}" for j, name in enumerate(self.names))
-            lines.append(f"{order_name(n):<15}" + published + ours)
-        for label, counts in (("training words", self.train_words), ("test words", self.test_words),
-                              ("vocabulary", self.vocabulary)):
-            lines.append(f"{label:<15}" + "".join(f"{'':>{widths[name]}}" for name in reference)
+            lines.append(pad(tr(order_name(n)), 15) + published + ours)
+        for label, counts in ((translatable("training words"), self.train_words),
+                              (translatable("test words"), self.test_words),
+                              (translatable("vocabulary"), self.vocabulary)):
+            lines.append(pad(tr(label), 15) + "".join(" " * widths[name] for name in reference)
                          + "".join(f"{counts[name]:>{widths[name]},}" for name in self.names))
         return "\n".join(lines)
 

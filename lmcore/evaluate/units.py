@@ -39,6 +39,7 @@ import numpy as np
 from lmcore.checks import check_int, check_sentences, check_str
 from lmcore.coding import CODE_POINTS, fit_speller
 from lmcore.evaluate.scoring import PerplexityResult, _check_logprobs, evaluate
+from lmcore.i18n import display_width, pad, tr, translatable
 from lmcore.lm import LanguageModel, Sentences, check_language_model
 from lmcore.text import METASPACE, UNK_ID
 
@@ -200,16 +201,23 @@ class UnitTable:
     scores: dict[tuple[str, str], UnitScore]
 
     def format(self) -> str:
-        """The table as text, one row per model: tokens, unknown tokens, perplexity per token (2
-        decimals), bits per token, ``spelling`` (the bits per character that spelling the unknown
-        tokens adds) and bits per character (4 decimals)."""
-        lines = [f"{self.n_characters:,} characters in {self.n_sentences:,} test sentences",
-                 f"  {'unit':5}{'model':19}{'tokens':>7}{'unknown':>8}{'PP/token':>10}{'bits/token':>11}"
-                 f"{'spelling':>9}{'bits/char':>10}"]
+        """The table as text in the course's language, one row per model: tokens, unknown tokens,
+        perplexity per token (2 decimals), bits per token, ``spelling`` (the bits per character that
+        spelling the unknown tokens adds) and bits per character (4 decimals)."""
+        columns = [(tr(title), width, align) for title, width, align in (
+            (translatable("unit"), 5, "<"), (translatable("model"), 19, "<"), (translatable("tokens"), 7, ">"),
+            (translatable("unknown"), 8, ">"), (translatable("PP/token"), 10, ">"),
+            (translatable("bits/token"), 11, ">"), (translatable("spelling"), 9, ">"),
+            (translatable("bits/char"), 10, ">"))]
+        widths = [max(width, display_width(title) + 1) for title, width, _ in columns]  # a space between titles
+        lines = [tr("{n_characters:,} characters in {n_sentences:,} test sentences",
+                    n_characters=self.n_characters, n_sentences=self.n_sentences),
+                 "  " + "".join(pad(title, width, align) for (title, _, align), width in zip(columns, widths))]
+        unit_w, label_w, tokens_w, unknown_w, pp_w, bits_w, spelling_w, char_w = widths
         for (unit, label), s in self.scores.items():
-            lines.append(f"  {unit:5}{label:19}{s.n_tokens:7,}{s.n_unknown:8,}{s.perplexity:10.2f}"
-                         f"{s.bits_per_token:11.4f}{s.spelling_bits / s.n_characters:9.4f}"
-                         f"{s.bits_per_character:10.4f}")
+            lines.append(f"  {unit:{unit_w}}{pad(label, label_w)}{s.n_tokens:{tokens_w},}{s.n_unknown:{unknown_w},}"
+                         f"{s.perplexity:{pp_w}.2f}{s.bits_per_token:{bits_w}.4f}"
+                         f"{s.spelling_bits / s.n_characters:{spelling_w}.4f}{s.bits_per_character:{char_w}.4f}")
         return "\n".join(lines)
 
 

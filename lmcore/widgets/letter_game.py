@@ -161,9 +161,10 @@ def letter_html(report: LetterReport, tried: str = "", message: str = "") -> str
 
 _LETTER_HELP = translatable(
     "<b>Shannon's letter game.</b> Guess the next symbol of an English sentence (a-z or space, ␣) by "
-    "clicking it; wrong tries are crossed out until you find it. Your number of tries for each symbol is "
-    "written under it, and Shannon's bounds on the entropy of English are computed from those numbers. "
-    "Short sentences give rough bounds: Shannon's subjects played 100 letters."
+    "clicking it; a wrong guess turns its button red and disables it, until you find the symbol. Your number "
+    "of tries for each symbol is written under it, and Shannon's bounds on the entropy of English are "
+    "computed from those numbers. Short sentences give rough bounds: Shannon's subjects saw about 100 "
+    "letters of the text before each guess."
 )
 
 

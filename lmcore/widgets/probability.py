@@ -2,7 +2,7 @@
 
 What it teaches: drag the weights of a distribution p (what happens) and of a model
 m (what the model believes) and watch entropy H(p), perplexity 2^H(p),
-cross-entropy H(p, m) and the KL divergence D(p‖m) = H(p, m) − H(p) move; the
+cross-entropy H(p, m) and the KL divergence KL(p‖m) = H(p, m) − H(p) move; the
 course's worked examples (a fair coin, the horse race, the rain forecast, ...) are
 presets. On request it shows the Huffman code of p and its average length.
 
@@ -245,7 +245,7 @@ def distribution_html(report: DistributionReport, show_code: bool = False) -> st
             tr("Cross-entropy H(p, m) = {cross_entropy} bits (the model's perplexity 2<sup>H(p, m)</sup> = "
                "{model_perplexity})", cross_entropy=span("lmcore-cross-entropy", format_number(report.cross_entropy)),
                model_perplexity=format_number(report.model_perplexity)),
-            tr("KL divergence D(p‖m) = H(p, m) − H(p) = {kl} bits: the price of believing m when the truth is p",
+            tr("KL divergence KL(p‖m) = H(p, m) − H(p) = {kl} bits: the price of believing m when the truth is p",
                kl=span("lmcore-kl", format_number(report.kl_divergence))),
         ]
     if show_code:

@@ -185,8 +185,8 @@ def game_html(sentence: Sequence[str], steps: Sequence[Step], unit: str = "word"
 
 _GAME_HELP = translatable(
     "<b>The Shannon game.</b> A sentence the models never saw is hidden behind the blank. Type your guess "
-    "for the next word (中文: the next character) and press <i>Guess</i>: the word is revealed, with what "
-    "each model would have guessed. <i>Let the models play</i> finishes the sentence; <i>New sentence</i> "
+    "for the next word (中文: the next character) and press Enter or <i>Guess</i>: the word is revealed, with "
+    "what each model would have guessed. <i>Let the models play</i> finishes the sentence; <i>New sentence</i> "
     "draws another; or type a sentence of your own."
 )
 

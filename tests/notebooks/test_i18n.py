@@ -114,3 +114,22 @@ def test_the_self_checks_answer_in_the_language_set():
     assert str(check_number(0.5, 0.5)) == "正确：0.5000。"
     set_language("en")
     assert str(check_number(0.5, 0.5)) == "Correct: 0.5000."
+
+
+def test_tables_print_in_the_language_set_and_line_up():
+    from lmcore import evaluate
+    from lmcore.i18n import display_width, pad
+
+    assert (display_width("bigram"), display_width("二元模型"), display_width("（Ａ）")) == (6, 8, 6)
+    assert pad("二元模型", 10, ">") == "  二元模型" and pad("bigram", 4) == "bigram"
+    with pytest.raises(ValueError, match="align must be '<' or '>'"):
+        pad("x", 3, "^")
+    train = [["a", "b", "a", "c"], ["b", "a", "b"], ["a", "c", "a"]] * 5
+    table = evaluate.perplexity_table((train, train[:3], [["a", "b", "a"]]), orders=(1, 2), methods=["add-one"])
+    english = table.format()
+    assert english.splitlines()[0] == " " * 18 + "unigram    bigram"
+    set_language("zh")
+    chinese = table.format().splitlines()
+    assert chinese[0] == " " * 17 + "一元模型  二元模型"
+    assert [display_width(line) for line in chinese] == [len(line) for line in english.splitlines()]
+    assert chinese[1] == english.splitlines()[1]  # the numbers as they were

@@ -41,15 +41,17 @@ def readable(text: str) -> str:
 
 
 def notebook_texts(path: Path) -> list[tuple[str, str]]:
-    """(where, text) for each markdown cell and each HTML output of a Chinese chapter."""
+    """(where, text) for each cell of a Chinese chapter (its code's comments and strings are Chinese)
+    and each output: printed text, plain results, explorers' and figures' HTML."""
     texts = []
     for index, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
-        if cell["cell_type"] == "markdown":
-            texts.append((f"{path.name} cell {index}", "".join(cell["source"])))
+        texts.append((f"{path.name} cell {index}", "".join(cell["source"])))
         for output in cell.get("outputs", []):
             data = output.get("data", {})
-            if "text/html" in data:  # explorers and figures in Chinese; what code prints is English
-                texts.append((f"{path.name} cell {index} output", "".join(data["text/html"])))
+            shown = "".join(output.get("text", "")) + "".join(data.get("text/html", "")) + "".join(
+                data.get("text/plain", ""))
+            if shown:
+                texts.append((f"{path.name} cell {index} output", shown))
     return texts
 
 
@@ -106,3 +108,30 @@ def test_no_chinese_text_uses_a_name_the_term_list_rules_out():
 def test_the_check_catches_an_alias_and_spares_a_gloss(text, expected):
     table = [("深入一步", ["延伸阅读"]), ("《世界英文圣经》", ["World English Bible"])]
     assert misused([("x", text)], table) == expected
+
+
+BUILDS_ON_EN = re.compile(r"^\*?(?:This builds on|Builds on) ")
+BUILDS_ON_ZH = re.compile(r"^\*?本节以[^。，；]{1,30}为基础[。，；]")
+
+
+def going_further_openings(path: Path) -> list[tuple[int, str]]:
+    """(cell, first words) of each Going-further section: the text after its heading."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    found = []
+    for index, cell in enumerate(cells):
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and re.match(r"## (?:Going further|深入一步)", text):
+            rest = text.partition("\n")[2].strip() or "".join(cells[index + 1]["source"]).strip()
+            found.append((index, rest))
+    return found
+
+
+@pytest.mark.parametrize("chapter", sorted((ROOT / "notebooks").glob("0[0-9]_*.ipynb")), ids=lambda p: p.stem)
+def test_a_going_further_section_says_what_it_builds_on_in_one_wording(chapter):
+    """"This builds on section 3." is 本节以第 3 节为基础。 in every chapter, never 这一节接着 or 基于."""
+    english = going_further_openings(chapter)
+    chinese = going_further_openings(ROOT / "notebooks" / "zh" / chapter.name)
+    assert [index for index, _ in chinese] == [index for index, _ in english]
+    for (index, en), (_, zh) in zip(english, chinese):
+        if BUILDS_ON_EN.match(en):
+            assert BUILDS_ON_ZH.match(zh), f"zh/{chapter.name} cell {index}: starts {zh[:30]!r}, not 本节以……为基础。"

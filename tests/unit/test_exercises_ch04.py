@@ -74,7 +74,7 @@ def test_the_exercise_data_are_what_the_chapter_prints():
      "还不对：6 的位数不够，题目要求 3 位有效数字。如果你的计算只得到这么多，那么它是这样得到的："
      "对两个句子的困惑度取了平均；语料库困惑度把所有词元合在一起算：exp(-总对数概率 / 总词元数)。"),
     (ex.check_bits_per_character, 9,
-     "还不对：9 是这样得到的：只算到每词元比特数 log2(512) = 9 就停了；还要把文本的总比特数 N x 9 分摊到各个字符上。"),
+     "还不对：9 是这样得到的：只算到每词元比特数 log2(512) = 9 就停了；还要把文本的总比特数 N × 9 分摊到各个字符上。"),
 ])
 def test_the_verdicts_in_chinese(chinese, check, answer, message):
     assert check(answer).message == message

@@ -100,7 +100,7 @@ def test_the_exercise_data_are_what_the_notebook_prints():
      "应该先汇总计数：p_1 = 9/10，p_2 = 6/8。"),
     (ex.check_bleu_point_difference, 1.5, "正确：1.5000。"),
     (ex.check_comparable_scores, "c",
-     "正确：只有分词方式（以及参考译文、大小写、平滑……）相同，BLEU 才可比较：签名（signature）正是为此而设。"
+     "正确：只有分词方式（以及参考译文、大小写、平滑……）相同，BLEU 才能相比：签名（signature）正是为此而设。"
      "请用同一种设置给两份输出重新计分，例如 tokenize='zh'。"),
     (ex.check_comparable_scores, "D", "还不对：两个数相差 0.07，远大于舍入误差；但它们本来就不可比较。"),
 ])

@@ -73,7 +73,7 @@ def test_typical_mistakes_get_their_hint(check, answer, hint):
     (ex.check_parameter_count, 13_120,
      "还不对：13120 是这样得到的：漏掉了偏置：b1 每个隐藏单元一个数（64 个），b2 每个词表条目一个数（100 个）。"),
     (ex.check_parameter_count, 9_188,
-     "还不对：9188 是这样得到的：把 W1 当成了 d x H；它要把 k = 5 个词嵌入并排读入，所以是 (k·d) x H = 80 x 64。"),
+     "还不对：9188 是这样得到的：把 W1 当成了 d × H；它要把 k = 5 个词嵌入并排读入，所以是 (k·d) × H = 80 × 64。"),
     (ex.check_parameter_count, 11_684,
      "还不对：11684 是这样得到的：漏掉了词嵌入表 E：100 个条目各有自己的 16 个数，它们也是学出来的参数。"),
     (ex.check_parameter_count, 11_764,

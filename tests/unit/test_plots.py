@@ -223,11 +223,11 @@ def test_the_figures_labels_follow_the_language_without_a_missing_glyph(chinese)
     assert "惊奇度（比特）" in texts["surprisal"] and "∞" in texts["surprisal"]
     zh = catalog("zh")
     assert {"1 阶", zh.get("bigram", "bigram"), "训练词元数（对数刻度）",
-            "留出集困惑度（对数刻度）"} <= set(texts["curve"])
+            "验证集困惑度（对数刻度）"} <= set(texts["curve"])
     assert {"困惑度（越低越好）", zh.get("unigram", "unigram")} <= set(texts["perplexity"])
     assert {"λ1（一元模型权重）", "λ2（二元模型权重）", "EM 最优解", "你的 λ", "λ1 + λ2 > 1\n（不允许）",
-            "每组 (λ1, λ2) 的留出集困惑度；\nλ3 = 1 − λ1 − λ2（三元模型权重）",
-            "留出集困惑度（对数色标）；\n灰色：∞，有词元的概率为 0"} <= set(texts["map"])
+            "每组 (λ1, λ2) 的验证集困惑度；\nλ3 = 1 − λ1 − λ2（三元模型权重）",
+            "验证集困惑度（对数色标）；\n灰色：∞，有词元的概率为 0"} <= set(texts["map"])
 
 
 def test_the_figures_are_english_by_default_and_their_data_the_same_in_both_languages():

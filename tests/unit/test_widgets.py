@@ -593,13 +593,13 @@ def test_lambda_explorer_in_chinese_shows_the_english_numbers(chinese, arrays):
         texts = figure_texts(explorer._map_figure)
     assert explorer.lambda1.description == "λ1（一元模型）"
     assert explorer.test_button.description == "测试集已用过（仅一次）"
-    assert "λ = (0.25, 0.30, 0.45) 时的留出集困惑度：" in first and "EM 最优解（迭代" in first
+    assert "λ = (0.25, 0.30, 0.45) 时的验证集困惑度：" in first and "EM 最优解（迭代" in first
     assert "λ1 + λ2 不能超过 1（否则 λ3 为负），所以 λ2 停在了 0.75。" in notice
     text = re.sub("<[^>]+>", "", explorer.output.value)
-    assert "∞ — 在这组权重下，有留出集词元的概率为 0" in text and "请给 λ1 一些权重" in text
+    assert "∞ — 在这组权重下，有验证集词元的概率为 0" in text and "请给 λ1 一些权重" in text
     assert "有测试集词元的概率为 0" in explorer.test_output.value and "为什么只看一次" in explorer.test_output.value
     assert "λ1（一元模型权重）" in texts and "EM 最优解" in texts and "你的 λ" in texts
-    assert "每组 (λ1, λ2) 的留出集困惑度" in texts and "留出集困惑度（对数色标）" in texts
+    assert "每组 (λ1, λ2) 的验证集困惑度" in texts and "验证集困惑度（对数色标）" in texts
     assert explorer.result.reason.startswith("some held-out token gets probability 0")  # English in the result
     assert explorer.test_result.message.startswith("∞ — some test token gets probability 0")
 

@@ -297,7 +297,7 @@ def test_the_chinese_explorer_shows_chinese_and_the_english_numbers():
         assert ("截断：the the the", "clipping: the the the") in explorer.preset.options  # shown, value
         assert (explorer.preset.description, explorer.hypothesis.description, explorer.references[1].description,
                 explorer.tokenize.description, explorer.max_order.description) == (
-            "预设", "候选译文", "参考译文 2", "分词方式", "最大阶数 N")
+            "预设", "候选译文", "参考译文 2", "分词器", "最大阶数 N")
         assert explorer.tokenize.options == tuple(bleu_widget.bleu.TOKENIZERS)  # values code compares: English
         for name in BLEU_PRESETS:
             explorer.preset.value = name
@@ -309,7 +309,7 @@ def test_the_chinese_explorer_shows_chinese_and_the_english_numbers():
         assert page.startswith("候选译文（6 个词元）： 我 | 是 | 一 | 位 | 老 | 师 参考译文 1（6 个词元）：")
         assert "n n 元组 在候选译文中的次数 在参考译文 1 中 截断上限（单条参考译文中的最多次数） 截断后的次数" in page
         assert "阶数 截断后的匹配数 候选译文的 n 元组数 p n 权重" in page
-        assert "（0-100 分制： 44.72 ）；sacrebleu： 44.72 （它用 0-100 分制；两者相同）" in page
+        assert "（0～100 分制： 44.72 ）；sacrebleu： 44.72 （它用 0～100 分制；两者相同）" in page
         html = type_into(explorer, hypothesis="我是一个学生", references=["我是一个学生"], tokenize="13a")
         assert "有一个句子是不带空格的中文，而 tokenize=&#x27;13a&#x27; 只在空格（和标点）处切分" in html
         assert shown(html, "lmcore-bleu-score") == "0.0000"  # one token each, no 2-gram at all
@@ -334,7 +334,7 @@ def test_chinese_messages_table_notes_and_errors(chinese, monkeypatch):
     assert "w59</code> …（另有 2 个）</div>" in page and "0（不在任何参考译文中）" in page
     assert "长度为 1 的不同 n 元组共 62 个，表中只列出前 30 个；计数和下方的分数用到了全部 n 元组。" in page
     assert "<b>2</b>（已截断）" in bleu_html(bleu_report("a a a", ["a a"], max_order=1))
-    assert "（它用 0-100 分制；两者不同！）" in bleu_html(dataclasses.replace(bleu_report("a b", ["a b"], max_order=2),
+    assert "（它用 0～100 分制；两者不同！）" in bleu_html(dataclasses.replace(bleu_report("a b", ["a b"], max_order=2),
                                                            sacrebleu_score=99.0))
     extra = BleuExplorer(preset="mine", presets={"mine": BleuPreset("a b", ("a b c",), "13a", 2)})
     assert ("mine", "mine") in extra.preset.options and extra.preset.label == "mine"  # no translation: as given

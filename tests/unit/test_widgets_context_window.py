@@ -141,7 +141,7 @@ def test_the_chinese_explorer_reads_in_chinese_with_the_english_numbers(stream):
                 assert digits(html) == digits(page) and len(digits(html)) == 16  # every number, in order
                 assert explorer.figure.value[:4] == b"\x89PNG"
             assert html.startswith('<div class="lmcore-text"') and "<p>窗口 12，步长 5，共 3,000 个词元；" in html
-            for text in ("前向计算次数", "计算的位置数", "每词元困惑度", "每字符比特数", "当前窗口与步长",
+            for text in ("前向传播次数", "计算的位置数", "每词元困惑度", "每字符比特数", "当前窗口与步长",
                          "不分窗口", "每个词元平均计算了"):
                 assert text in html, text
             assert "步长与窗口" in explorer._repr_mimebundle_()["text/html"]
@@ -164,7 +164,7 @@ def test_the_chinese_figure_has_chinese_labels_and_every_glyph(stream):
         plt.close(fig)
     top, bottom = fig.axes
     assert (top.get_ylabel(), bottom.get_ylabel(), bottom.get_xlabel()) == (
-        "每词元困惑度", "前向计算次数（对数刻度）", "步长（词元）")
+        "每词元困惑度", "前向传播次数（对数刻度）", "步长（词元）")
     legend = [text.get_text() for text in fig.legends[0].get_texts()]
     assert legend == ["当前窗口", "当前步长", "不分窗口（完整上下文）"]
     assert top.lines[1].get_xdata().tolist() == [4] and bottom.get_xlim() == (0.5, 20.5)
