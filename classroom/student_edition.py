@@ -112,6 +112,9 @@ def write_edition(out: Path, root: Path = ROOT) -> list[Path]:
         target = out / path.relative_to(root / "notebooks")
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(without_answers(nbformat.read(path, as_version=4), language_of(path)), target)
+        for sheet in (path.with_name("rise.css"), path.with_suffix(".css")):  # the slides' (classroom/slides.py)
+            if sheet.is_file():
+                shutil.copyfile(sheet, target.with_name(sheet.name))
         written.append(target)
     return written
 

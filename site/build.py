@@ -17,7 +17,13 @@ copy from PyPI (sphinx-mathjax-offline), no CDN. What this script does before Sp
 - the Binder launch links point at the repository named in ``binder/repo.txt``;
 - images next to the chapters (``notebooks/**/*.png`` and the like, the Binder badge
   ``notebooks/images/binder-badge.svg`` among them) are copied along, so that a chapter's
-  relative image links work and the site loads nothing from the internet.
+  relative image links work and the site loads nothing from the internet;
+- the landing pages' chapter tables get a header over their number column (axe's
+  "empty-table-header").
+
+And after it: the site's own Chinese web font (:func:`write_chinese_font`), Noto Sans CJK SC from
+the font package requirements.txt brings for matplotlib, cut down to the Chinese characters the
+built pages use, so that a reader without a system Chinese font sees Chinese, not boxes.
 
 The sources are staged in DIR/source, the site is DIR/html. Any Sphinx warning makes the
 build fail (exit status 1) after it has listed them all. Needs ``pip install -r
@@ -47,6 +53,14 @@ TABLE_MARKER = re.compile(r"^<!-- chapter-table\b.*-->$", re.MULTILINE)
 README_LINK = re.compile(r"\[([^\]]+)\]\(notebooks/([^)/]+\.ipynb)\)")
 NOTEBOOK_LINK = re.compile(r"\]\(notebooks/([^)#]+\.ipynb)(#[^)]*)?\)")
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
+# The number column of a chapter table ("| | Chapter |" in README.md) gets a name.
+EMPTY_NUMBER_HEADER = re.compile(r"^\|\s*\|")
+NUMBER_HEADER = {"en": "No.", "zh": "序号"}
+# The site's Chinese web font: its @font-face in course.css (family, file, unicode-range) is the one
+# place that says which characters it serves; write_chinese_font() reads it from there.
+COURSE_CSS = SITE / "_static" / "course.css"
+WEB_FONT_FAMILY = "Course Noto Sans SC"
+WEB_FONT_FACE = "Noto Sans CJK SC"  # the face taken from the collection noto-cjk-sans-otc brings
 
 
 def chapter_notebooks() -> list[Path]:
@@ -125,6 +139,7 @@ def stage(source: Path) -> list[tuple[str, str]]:
             return link.group(0)
         return f"](https://github.com/{repo}/blob/HEAD/notebooks/{link.group(1)}{link.group(2) or ''})"
 
+    readme_table = EMPTY_NUMBER_HEADER.sub(f"| {NUMBER_HEADER['en']} |", readme_table, count=1)
     landing = TABLE_MARKER.sub(lambda _: NOTEBOOK_LINK.sub(outside_site, readme_table), landing)
     (source / "index.md").write_text(landing, encoding="utf-8")
 
@@ -143,7 +158,7 @@ def stage(source: Path) -> list[tuple[str, str]]:
             notebook = stage_notebook(path, source / "notebooks" / "zh" / path.name)
             zh_chapters.append((f"notebooks/zh/{path.stem}", first_heading(notebook, path.stem)))
         zh_landing = (SITE / "index.zh.md").read_text(encoding="utf-8")
-        zh_table = ["| | 章 |", "|---|---|"] + [
+        zh_table = [f"| {NUMBER_HEADER['zh']} | 章 |", "|---|---|"] + [
             f"| {name.rpartition('/')[2][:2].lstrip('0') or '0'} | [{title}]({name.rpartition('/')[2]}.ipynb) |"
             for name, title in zh_chapters]
         zh_landing = TABLE_MARKER.sub(lambda _: "\n".join(zh_table), zh_landing)
@@ -177,6 +192,77 @@ def stage_notebook(path: Path, target: Path, language_link: str | None = None) -
         markdown[0]["source"] = f"{title}\n\n{language_link}\n{rest}"
     target.write_text(json.dumps(notebook, ensure_ascii=False), encoding="utf-8")
     return notebook
+
+
+def web_font_face(css: str) -> tuple[str, list[tuple[int, int]]]:
+    """(file, code point ranges) of the ``@font-face`` of :data:`WEB_FONT_FAMILY` in ``css``.
+
+    >>> web_font_face('@font-face { font-family: "Course Noto Sans SC"; src: url("fonts/zh.woff") '
+    ...               'format("woff"); unicode-range: U+3000-303F, U+4E00-9FFF, U+FF0C; }')
+    ('fonts/zh.woff', [(12288, 12351), (19968, 40959), (65292, 65292)])
+    """
+    for face in re.findall(r"@font-face\s*\{([^}]*)\}", css):
+        if re.search(rf"font-family:\s*[\"']{re.escape(WEB_FONT_FAMILY)}[\"']", face):
+            source = re.search(r"src:\s*url\([\"']?([^\"')]+)[\"']?\)", face)
+            ranges = re.search(r"unicode-range:\s*([^;]+)", face)
+            if source is None or ranges is None:
+                break
+            return source.group(1), [(int(low, 16), int(high or low, 16)) for low, high in
+                                     re.findall(r"U\+([0-9A-Fa-f]+)(?:-([0-9A-Fa-f]+))?", ranges.group(1))]
+    raise SystemExit(f"{COURSE_CSS.relative_to(ROOT)} has lost the @font-face of {WEB_FONT_FAMILY!r} "
+                     "(with src: url(...) and unicode-range)")
+
+
+def write_chinese_font(html: Path) -> tuple[int, int]:
+    """Write the site's Chinese web font, return (characters in it, its size in bytes).
+
+    Which characters: every character of the built pages (``html/**/*.html``: text, titles,
+    table of contents, explorer pictures) inside the ``unicode-range`` of course.css's
+    ``@font-face``; the face: :data:`WEB_FONT_FACE` of the collection that the PyPI package
+    ``noto-cjk-sans-otc`` (requirements.txt, :func:`lmcore.fonts.bundled_cjk_font_files`) holds;
+    cut down with fontTools (a requirement of matplotlib) to those characters, as WOFF, to the
+    file the ``@font-face`` names. Its copyright and licence (SIL Open Font License 1.1) stay in
+    the font's name table. The browser fetches it only for a page with such characters, and
+    course.css puts it first in the site's fonts, so Chinese shows in it on every machine, the
+    same with or without a Chinese system font (and Latin text keeps the theme's fonts).
+    """
+    import logging
+
+    from fontTools import subset
+    from fontTools.ttLib import TTCollection
+
+    if str(ROOT) not in sys.path:  # lmcore from this checkout, installed or not
+        sys.path.insert(0, str(ROOT))
+    from lmcore.fonts import bundled_cjk_font_files
+
+    relative, ranges = web_font_face(COURSE_CSS.read_text(encoding="utf-8"))
+    characters = set()
+    for page in html.rglob("*.html"):
+        characters.update(page.read_text(encoding="utf-8"))
+    wanted = sorted(ord(char) for char in characters if any(low <= ord(char) <= high for low, high in ranges))
+    target = html / "_static" / relative
+    if not wanted:
+        return 0, 0
+    collection = next((path for path in bundled_cjk_font_files() if path.lower().endswith(".ttc")), None)
+    if collection is None:
+        raise SystemExit("the Chinese web font is cut from noto-cjk-sans-otc: pip install -r requirements.txt")
+    faces = [font for font in TTCollection(collection, lazy=True).fonts if
+             font["name"].getDebugName(4) == WEB_FONT_FACE]
+    if not faces:
+        raise SystemExit(f"{collection} has no face {WEB_FONT_FACE!r}")
+    font = faces[0]
+    logging.getLogger("fontTools").setLevel(logging.ERROR)  # its step-by-step log, through Sphinx's handler
+    options = subset.Options()
+    options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]  # with the copyright (0) and the licence (13, 14)
+    options.hinting = False  # browsers draw CJK outlines unhinted
+    options.desubroutinize = True  # smaller once compressed
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=wanted)
+    subsetter.subset(font)
+    font.flavor = "woff"  # zlib, which fontTools writes by itself (WOFF2 would need brotli)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    font.save(target)
+    return len(wanted), target.stat().st_size
 
 
 def load_inline_scripts_once() -> None:
@@ -232,9 +318,13 @@ def build(out: Path) -> int:
         print(f"the site build FAILED after {seconds:.1f} s: fix the warnings above", file=sys.stderr)
         return 1
 
+    characters, font_bytes = write_chinese_font(html)
+    seconds = time.perf_counter() - start
     size = sum(path.stat().st_size for path in html.rglob("*") if path.is_file())
     print(f"built {1 + len(chapters)} pages (the landing page, the chapters, the Chinese edition) "
           f"in {seconds:.1f} s: {size / 1e6:.1f} MB in {html}")
+    if characters:
+        print(f"the Chinese web font: {characters} characters, {font_bytes / 1e3:.0f} kB")
     print(f"open {html / 'index.html'}, or serve it: python -m http.server -d {html}")
     return 0
 

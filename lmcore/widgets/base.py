@@ -28,8 +28,9 @@ __all__ = ["INFINITY", "STATIC_NOTE", "FIGURE_ALT", "SLIDER_TRACK_PX", "Explorer
 
 INFINITY = "∞"
 
-# Every table cell alike: left-aligned, a little room between columns.
-_CELL = ' style="padding: 1px 10px; text-align: left"'
+# Every table cell alike: left-aligned, a little room between columns (``table_html(padding=...)``
+# narrows it for a table of many columns).
+_CELL_PADDING = "1px 10px"
 
 
 class Explorer:
@@ -182,16 +183,19 @@ def span(css_class: str, text: str) -> str:
 
 
 def table_html(columns: Sequence[str], rows: Iterable[Sequence[str]], label: str | None = None,
-               max_height: str | None = None) -> str:
-    """An HTML table (class ``lmcore-table``) with header ``columns``; cells are HTML, not escaped here.
-    It scrolls in its own box (:func:`scroll_box`, named ``label``) where it is wider than the column
-    or taller than ``max_height``.
+               max_height: str | None = None, padding: str = _CELL_PADDING) -> str:
+    """An HTML table (class ``lmcore-table``) with header ``columns``; cells are HTML, not escaped here,
+    each with ``padding`` (CSS). It scrolls in its own box (:func:`scroll_box`, named ``label``) where
+    it is wider than the column or taller than ``max_height``.
 
     >>> table_html(["x"], [["1"]]).count("<td")
     1
+    >>> '<td style="padding: 1px 6px; text-align: left">1</td>' in table_html(["x"], [["1"]], padding="1px 6px")
+    True
     """
-    header = "".join(f'<th scope="col"{_CELL}>{name}</th>' for name in columns)
-    body = "".join("<tr>" + "".join(f"<td{_CELL}>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    cell = f' style="padding: {padding}; text-align: left"'
+    header = "".join(f'<th scope="col"{cell}>{name}</th>' for name in columns)
+    body = "".join("<tr>" + "".join(f"<td{cell}>{value}</td>" for value in row) + "</tr>" for row in rows)
     table = f'<table class="lmcore-table" style="border-collapse: collapse"><tr>{header}</tr>{body}</table>'
     return scroll_box(table, label or tr("table"), max_height)
 

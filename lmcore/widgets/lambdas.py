@@ -1,17 +1,15 @@
 """The λ explorer: interpolation weights of a trigram model against held-out perplexity.
 
-What it teaches: a linearly interpolated model mixes unigram, bigram and trigram
-probabilities, P(w | u, v) = λ1·P1(w) + λ2·P2(w | v) + λ3·P3(w | u, v), with
-weights summing to 1. Moving λ1 and λ2 (λ3 takes the rest) shows the held-out
-perplexity live, a map shows it for every allowed (λ1, λ2) with EM's optimum
-marked, and the test set can be looked at once, at the end, not used for tuning.
-All weight on an order that gives some token probability 0 makes perplexity ∞,
-and the explorer says which order to give weight to.
+What it teaches: a linearly interpolated model mixes unigram, bigram and trigram probabilities,
+P(w | u, v) = λ1·P1(w) + λ2·P2(w | v) + λ3·P3(w | u, v), with weights summing to 1. Moving λ1 and λ2
+(λ3 takes the rest) shows the held-out perplexity live, a map shows it for every allowed (λ1, λ2) with
+EM's optimum marked, and the test set can be looked at once, at the end, not used for tuning. All weight
+on an order that gives some token probability 0 makes perplexity ∞, and the explorer says which order to
+give weight to (and keeps the test set's one use for weights that cannot give ∞).
 
-The pattern, as in every explorer: pure compute (:func:`lambda_report`,
-:func:`perplexity_grid`) -> render (:func:`render_lambda_report`, and
-:func:`lmcore.plots.lambda_triangle_map` for the map) -> thin wiring
-(:class:`LambdaExplorer`).
+The pattern, as in every explorer: pure compute (:func:`lambda_report`, :func:`perplexity_grid`,
+:func:`wasted_test_set`) -> render (:func:`render_lambda_report`, :func:`render_lambda3`, and
+:func:`lmcore.plots.lambda_triangle_map` for the map) -> thin wiring (:class:`LambdaExplorer`).
 
 >>> report = lambda_report([[0.5, 0.0], [0.25, 0.5]], [0.5, 0.5])
 >>> f"{report.perplexity:.4f}", report.message is None
@@ -22,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import html
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from typing import Any
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import Javascript
 from numpy.typing import ArrayLike
 
 from lmcore import plots
@@ -46,6 +46,7 @@ from lmcore.ngram import (
 )
 from lmcore.widgets.base import (
     INFINITY,
+    SLIDER_TRACK_PX,
     Explorer,
     ExplorerFigure,
     format_number,
@@ -57,7 +58,7 @@ from lmcore.widgets.base import (
 )
 
 __all__ = ["LambdaReport", "LambdaGrid", "lambda_report", "perplexity_grid", "render_lambda_report",
-           "synthetic_order_probs", "LambdaExplorer"]
+           "synthetic_order_probs", "wasted_test_set", "render_lambda3", "LambdaExplorer"]
 
 
 # --- pure part -----------------------------------------------------------------------------
@@ -67,11 +68,10 @@ __all__ = ["LambdaReport", "LambdaGrid", "lambda_report", "perplexity_grid", "re
 class LambdaReport:
     """Perplexity of an interpolated model at weights ``lambdas`` on one set of tokens.
 
-    ``perplexity`` is ``inf`` when ``n_impossible`` tokens get probability 0;
-    ``reason`` then says why in words, and ``message`` is the sentence a student
-    reads, ``"∞ — "`` followed by the reason. Both are ``None`` for a finite perplexity.
-    Both are English; the explorer shows the reason in the course's language
-    (``reason`` is a :class:`~lmcore.widgets.base.Message`).
+    ``perplexity`` is ``inf`` when ``n_impossible`` tokens get probability 0; ``reason`` then says why
+    in words, and ``message`` is the sentence a student reads, ``"∞ — "`` followed by the reason (both
+    ``None`` for a finite perplexity). Both are English; the explorer shows the reason in the course's
+    language (``reason`` is a :class:`~lmcore.widgets.base.Message`).
     """
 
     lambdas: tuple[float, ...]
@@ -91,12 +91,10 @@ def lambda_report(order_probs: ArrayLike, lambdas: Sequence[float] | np.ndarray,
                   data_name: str = translatable("held-out")) -> LambdaReport:
     """Perplexity of ``Σ_i λ_i p_i(token)`` over tokens, from per-order probabilities.
 
-    ``order_probs`` has shape ``(n_tokens, order)`` (column ``i`` is order ``i + 1``'s
-    probability of each token, as ``Interpolated.order_probs`` returns); ``lambdas``
-    are ``order`` non-negative weights summing to 1. The number is
-    :func:`lmcore.evaluate.interpolated_perplexity`'s; this adds the count of
-    impossible tokens and a message a student can read (``data_name`` names the
-    tokens in it).
+    ``order_probs`` has shape ``(n_tokens, order)`` (column ``i`` is order ``i + 1``'s probability of each
+    token, as ``Interpolated.order_probs`` returns); ``lambdas`` are ``order`` non-negative weights summing
+    to 1. The number is :func:`lmcore.evaluate.interpolated_perplexity`'s; this adds the count of
+    impossible tokens and a message a student can read (``data_name`` names the tokens in it).
 
     Introduced in notebooks/05_smoothing_interpolation.ipynb, section "Linear interpolation".
 
@@ -109,13 +107,7 @@ def lambda_report(order_probs: ArrayLike, lambdas: Sequence[float] | np.ndarray,
     mixture = interpolated_probs(order_probs, lambdas)  # checks both arguments
     n_impossible = int((mixture <= 0).sum())
     if n_impossible:
-        order_probs = np.asarray(order_probs, dtype=float)
-        never_zero = [f"λ{i + 1}" for i in range(order_probs.shape[1]) if (order_probs[:, i] > 0).all()]
-        advice = (Message(translatable(" Give some weight to {orders}: that order never gives probability 0."),
-                          orders=functools.reduce(
-                              lambda a, b: Message(translatable("{a} or {b}"), a=a, b=b),
-                              never_zero))
-                  if never_zero else "")
+        advice = _advice(np.asarray(order_probs, dtype=float))
         reason = Message(translatable(
             "some {data_name} token gets probability 0 under these weights ({n_impossible:,} of {n_tokens:,} "
             "tokens): every order with weight > 0 gives it probability 0.{advice}"),
@@ -128,12 +120,41 @@ def lambda_report(order_probs: ArrayLike, lambdas: Sequence[float] | np.ndarray,
                         math.log2(perplexity), int(mixture.size), n_impossible, reason)
 
 
+def _advice(order_probs: np.ndarray) -> Message | str:
+    """Which order to give weight to: one that never gives a token probability 0 ("" if none does)."""
+    never_zero = [f"λ{i + 1}" for i in np.flatnonzero((order_probs > 0).all(axis=0))]
+    if not never_zero:
+        return ""
+    orders = functools.reduce(lambda a, b: Message(translatable("{a} or {b}"), a=a, b=b), never_zero)
+    return Message(translatable(" Give some weight to {orders}: that order never gives probability 0."), orders=orders)
+
+
+def wasted_test_set(heldout_order_probs: ArrayLike, lambdas: Sequence[float] | np.ndarray) -> Message | None:
+    """Why the one look at the test set would be wasted at ``lambdas``, or ``None``: its perplexity could
+    only be ∞ where only orders that give some held-out token probability 0 have weight (λ1 = 0), or,
+    if every order gives some, where the held-out perplexity is ∞. It reads the held-out set only.
+
+    >>> wasted_test_set([[0.5, 0.0, 0.0], [0.25, 0.5, 1.0]], (0.0, 0.4, 0.6))[:34]
+    'Not yet: at λ = (0.00, 0.40, 0.60)'
+    """
+    probs, weights = check_order_probs(heldout_order_probs, "heldout_order_probs"), np.asarray(lambdas, dtype=float)
+    if weights.shape != (probs.shape[1],):
+        raise ValueError(f"lambdas must have {probs.shape[1]} weights, one per order, got {len(weights)}")
+    never_zero = (probs > 0).all(axis=0)
+    if weights[never_zero].sum() > 0 if never_zero.any() else lambda_report(probs, weights).reason is None:
+        return None
+    return Message(translatable(
+        "Not yet: at λ = ({lambdas}) only orders that give some tokens probability 0 have weight, so the "
+        "test-set perplexity would be ∞ whatever the test set holds, and its one use would be wasted.{advice}"),
+        lambdas=", ".join(f"{w:.2f}" for w in weights), advice=_advice(probs))
+
+
 @dataclass(frozen=True)
 class LambdaGrid:
     """Held-out perplexity on a grid of (λ1, λ2), λ3 = 1 − λ1 − λ2.
 
-    ``perplexity[i, j]`` belongs to ``(lambda1[j], lambda2[i])``; NaN where
-    λ1 + λ2 > 1, ``inf`` where some token gets probability 0.
+    ``perplexity[i, j]`` belongs to ``(lambda1[j], lambda2[i])``; NaN where λ1 + λ2 > 1, ``inf`` where some
+    token gets probability 0.
     """
 
     lambda1: np.ndarray
@@ -159,10 +180,9 @@ def _check_three_orders(order_probs, name: str) -> np.ndarray:
 def perplexity_grid(order_probs: ArrayLike, step: float = 0.02, chunk_size: int = 4096) -> LambdaGrid:
     """:func:`lambda_report`'s perplexity at every grid point of the λ triangle, all at once.
 
-    Made for a picture: identical rows of ``order_probs`` (frequent n-grams) are
-    scored once and counted, and the arithmetic is single precision (about six
-    significant digits), which makes the 1,326 points of a 0.02 grid over 100,000
-    tokens take seconds rather than many. Exact numbers come from :func:`lambda_report`.
+    Made for a picture: identical rows of ``order_probs`` (frequent n-grams) are scored once and counted,
+    and the arithmetic is single precision (about six significant digits), which makes the 1,326 points of
+    a 0.02 grid over 100,000 tokens take seconds rather than many. Exact numbers: :func:`lambda_report`.
 
     >>> grid = perplexity_grid([[0.5, 0.0, 0.0], [0.25, 0.5, 1.0]], step=0.5)
     >>> grid.perplexity.shape, round(float(grid.perplexity[0, 2]), 4), float(grid.perplexity[2, 0])
@@ -188,8 +208,8 @@ def perplexity_grid(order_probs: ArrayLike, step: float = 0.02, chunk_size: int 
 def synthetic_order_probs(n_tokens: int = 5000, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """``(heldout, test)`` arrays shaped like ``Interpolated.order_probs``, for demos and tests.
 
-    The unigram column is never 0 (a smoothed unigram); the bigram and trigram
-    columns are 0 for unseen contexts, as in a real corpus, and larger otherwise.
+    The unigram column is never 0 (a smoothed unigram); the bigram and trigram columns are 0 for unseen
+    contexts, as in a real corpus, and larger otherwise.
 
     >>> heldout, test = synthetic_order_probs(100)
     >>> heldout.shape, bool((heldout[:, 0] > 0).all()), bool((heldout[:, 2] == 0).any())
@@ -246,8 +266,7 @@ _TEST_SET_NOTE = translatable(
     "Why only once: the test set stands in for text nobody has seen yet. If you moved the "
     "sliders until this number looked good, you would be choosing λ on the test set, and the "
     "number would be optimistic: it would no longer tell how the model does on new text. "
-    "Choose λ on the held-out set (as EM does), then look at the test set once, at the end."
-)
+    "Choose λ on the held-out set (as EM does), then look at the test set once, at the end.")
 
 
 def _render_test_report(report: LambdaReport) -> str:
@@ -258,38 +277,75 @@ def _render_test_report(report: LambdaReport) -> str:
             f'<p style="max-width: 34em"><i>{html.escape(tr(_TEST_SET_NOTE))}</i></p>')
 
 
+_LAMBDA3_NAME = translatable("λ3, trigram weight (1 − λ1 − λ2)")
+
+
+def render_lambda3(value: float, description_px: int = 130) -> str:
+    """λ3 = 1 − λ1 − λ2 as a slider that cannot move (a grey bar and its number): no control, so no tab stop;
+    a screen reader reads a meter with its name and value, in the course's language.
+
+    >>> 'role="meter" aria-label="λ3, trigram weight' in render_lambda3(0.6), "tabindex" in render_lambda3(0.6)
+    (True, False)
+    """
+    shown, name = f"{value:.2f}", html.escape(tr(_LAMBDA3_NAME), quote=True)
+    return (f'<div class="lmcore-lambda3-meter" role="meter" aria-label="{name}" aria-valuemin="0" aria-valuemax="1" '
+            f'aria-valuenow="{shown}" aria-valuetext="{shown}" style="display: flex; align-items: center; '
+            f'height: 28px; width: {description_px + SLIDER_TRACK_PX + 100}px; max-width: 100%; '  # as the sliders
+            f'color: var(--jp-ui-font-color2, #757575)"><span style="width: {description_px}px; flex: none; '
+            f'box-sizing: border-box; padding-right: 8px; text-align: right; white-space: nowrap">λ3 = 1 − λ1 − λ2'
+            f'</span><span style="flex: 0 1 {SLIDER_TRACK_PX}px; min-width: 0; height: 4px; margin: 0 14px; '
+            'position: relative; background: var(--jp-layout-color3, #bdbdbd); border-radius: 2px"><span style='
+            f'"position: absolute; left: 0; top: 0; bottom: 0; width: {100 * value:.0f}%; background: '
+            f'var(--jp-ui-font-color3, #9e9e9e)"></span></span><span class="lmcore-lambda3-value">{shown}</span></div>')
+
+
+# The sliders' names and exact values, which ipywidgets 8 leaves out (jupyter-widgets/ipywidgets#2650;
+# noUiSlider rounds aria-valuenow), set in the page: JupyterLab runs this as a hidden output (``element``).
+_NAME_SLIDERS_JS = """(function (element, names) {
+  const name = root => Object.entries(names).forEach(([css, label]) => {
+    for (const handle of root.querySelectorAll(`.${css} .noUi-handle`)) {
+      if (handle.getAttribute('aria-label') !== label) handle.setAttribute('aria-label', label);
+      const value = handle.getAttribute('aria-valuetext');
+      if (value && handle.getAttribute('aria-valuenow') !== value) handle.setAttribute('aria-valuenow', value);
+    }
+  });
+  (function start(tries) {  // once the explorer is on the page
+    const root = element.closest('.lmcore-lambda-explorer');
+    if (!root) return tries < 600 && setTimeout(() => start(tries + 1), 50);
+    name(root);
+    new MutationObserver(() => name(root)).observe(root, {subtree: true, childList: true,
+                                                          attributeFilter: ['aria-valuetext']});
+  })(0);
+})(element, %s);"""
+
+
 # --- wiring ---------------------------------------------------------------------------------
 
 _LAMBDA_HELP = translatable(
     "<b>Interpolation:</b> P(w | u, v) = λ1·P<sub>1</sub>(w) + λ2·P<sub>2</sub>(w | v) + "
     "λ3·P<sub>3</sub>(w | u, v). The weights must sum to 1, so you move λ1 and λ2 and "
-    "λ3 = 1 − λ1 − λ2 takes the rest (the grey slider). The map shows the held-out "
-    "perplexity for every allowed (λ1, λ2): dark is low (good); the star is EM's choice, the circle yours."
-)
-
+    "λ3 = 1 − λ1 − λ2 takes the rest (the grey bar). The map shows the held-out "
+    "perplexity for every allowed (λ1, λ2): dark is low (good); the star is EM's choice, the circle yours.")
 
 
 # What the figure shows, in words: its alt text (static picture) and its title (live explorer).
 _FIGURE_ALT = translatable(
-    "Map of the held-out perplexity over the weights λ1 and λ2 (λ3 takes the rest), the current "
-    "weights marked."
-)
+    "Map of the held-out perplexity over the weights λ1 and λ2 (λ3 takes the rest), the current weights marked.")
 
 
 class LambdaExplorer(Explorer):
     """Interpolation weights of a trigram model: live held-out perplexity and a map of it.
 
-    ``heldout_order_probs`` (and ``test_order_probs``) have shape ``(n_tokens, 3)``:
-    the unigram, bigram and trigram probability of each predicted token, as
-    ``Interpolated.order_probs`` gives them. ``em_lambdas`` are marked on the map;
-    without them, EM (:func:`lmcore.evaluate.fit_interpolation_weights`) finds them
-    on the held-out probabilities. All slow work (EM, the perplexity map on a grid
-    of step ``grid_step``) happens here, once; a slider move only mixes three
-    columns and moves a marker.
+    ``heldout_order_probs`` (and ``test_order_probs``) have shape ``(n_tokens, 3)``: the unigram, bigram
+    and trigram probability of each predicted token, as ``Interpolated.order_probs`` gives them.
+    ``em_lambdas`` are marked on the map; without them, EM (:func:`lmcore.evaluate.fit_interpolation_weights`)
+    finds them on the held-out probabilities. All slow work (EM, the perplexity map on a grid of step
+    ``grid_step``) happens here, once; a slider move only mixes three columns and moves a marker.
 
-    Controls: ``lambda1``, ``lambda2`` (FloatSliders), ``lambda3`` (disabled, derived),
-    ``test_button``. ``result`` is the last held-out :class:`LambdaReport`,
-    ``test_result`` the test-set one after the button was clicked.
+    Controls: ``lambda1``, ``lambda2`` (FloatSliders, named for a screen reader: "λ1, unigram weight"),
+    ``test_button``; ``lambda3`` shows what they leave (:func:`render_lambda3`: no control, no tab stop).
+    ``result`` is the last held-out :class:`LambdaReport`, ``test_result`` the test-set one after the
+    button was clicked; where that use would be wasted (:func:`wasted_test_set`) it says why instead.
 
     Introduced in notebooks/05_smoothing_interpolation.ipynb, section "The λ explorer".
 
@@ -322,18 +378,22 @@ class LambdaExplorer(Explorer):
         self.test_result: LambdaReport | None = None
         self._notice = ""
 
-        def slider(description, value, css_class, disabled=False):
+        def slider(description, value, css_class):
             # Mixing three columns and moving a marker takes milliseconds: follow the drag.
             layout, style = slider_layout(130)
             control = widgets.FloatSlider(
                 value=value, min=0.0, max=1.0, step=slider_step, readout_format=".2f", description=description,
-                continuous_update=True, disabled=disabled, style=style, layout=layout)
+                continuous_update=True, style=style, layout=layout)
             control.add_class(css_class)
             return control
 
         self.lambda1 = slider(tr("λ1 (unigram)"), start[0], "lmcore-lambda1")
         self.lambda2 = slider(tr("λ2 (bigram)"), start[1], "lmcore-lambda2")
-        self.lambda3 = slider("λ3 = 1 − λ1 − λ2", start[2], "lmcore-lambda3", disabled=True)
+        self.lambda3 = widgets.HTML(render_lambda3(start[2]))
+        self.lambda3.add_class("lmcore-lambda3")
+        names = {"lmcore-lambda1": tr("λ1, unigram weight"), "lmcore-lambda2": tr("λ2, bigram weight")}
+        self._names = widgets.Output(layout=widgets.Layout(display="none"))  # sets them: _NAME_SLIDERS_JS
+        self._names.append_display_data(Javascript(_NAME_SLIDERS_JS % json.dumps(names, ensure_ascii=False)))
         self.message = widgets.HTML()
         self.message.add_class("lmcore-message")
         self.output = widgets.HTML()
@@ -356,15 +416,10 @@ class LambdaExplorer(Explorer):
         self.map = ExplorerFigure(format="png", layout=picture_layout(), tooltip=tr(_FIGURE_ALT))
         self.map.add_class("lmcore-map")
 
-        self.widget = widgets.VBox([
-            help_box(tr(_LAMBDA_HELP), max_width="46em"),
-            self.lambda1, self.lambda2, self.lambda3, self.message,
-            widgets.HBox([
-                self.map,
-                widgets.VBox([self.output, self.test_button, self.test_output],
-                             layout=widgets.Layout(max_width="30em")),
-            ]),
-        ])
+        results = widgets.VBox([self.output, self.test_button, self.test_output],
+                               layout=widgets.Layout(max_width="30em"))
+        self.widget = widgets.VBox([help_box(tr(_LAMBDA_HELP), max_width="46em"), self.lambda1, self.lambda2,
+                                    self.lambda3, self.message, self._names, widgets.HBox([self.map, results])])
         self.widget.add_class("lmcore-lambda-explorer")
         self.lambda1.observe(self._on_slider, names="value")
         self.lambda2.observe(self._on_slider, names="value")
@@ -374,9 +429,9 @@ class LambdaExplorer(Explorer):
     @classmethod
     def from_model(cls, model: Interpolated, heldout: Sentences, test: Sentences | None = None,
                    em_lambdas: Sequence[float] | np.ndarray | None = None, **kwargs: Any) -> LambdaExplorer:
-        """An explorer for a fitted ``lmcore.ngram.Interpolated(3)`` model and held-out
-        (and test) sentences. The model is not changed: EM runs on the explorer's copy
-        of the held-out probabilities, as ``model.fit_lambdas(heldout)`` would.
+        """An explorer for a fitted ``lmcore.ngram.Interpolated(3)`` model and held-out (and test) sentences.
+        The model is not changed: EM runs on the explorer's copy of the held-out probabilities, as
+        ``model.fit_lambdas(heldout)`` would.
 
         >>> from lmcore.ngram import Interpolated
         >>> from lmcore.text import TOY_TRAIN, TOY_TEST
@@ -384,14 +439,11 @@ class LambdaExplorer(Explorer):
         >>> explorer.heldout.shape[1]
         3
         """
-        heldout_probs = model.order_probs(heldout)
-        test_probs = None if test is None else model.order_probs(test)
-        return cls(heldout_probs, test_probs, em_lambdas, **kwargs)
+        return cls(model.order_probs(heldout), None if test is None else model.order_probs(test), em_lambdas, **kwargs)
 
     @staticmethod
     def _starting_point(initial_lambdas, slider_step: float) -> tuple[float, float, float]:
-        # (λ1, λ2) or (λ1, λ2, λ3): λ3 is derived anyway. Rounded to the sliders' step,
-        # so that keyboard steps land on round numbers.
+        # (λ1, λ2) or (λ1, λ2, λ3): λ3 is derived anyway. On the sliders' step: keyboard steps land on round numbers.
         if initial_lambdas is None:
             initial_lambdas = (1 / 3, 1 / 3)
         l1, l2 = (round(round(float(w) / slider_step) * slider_step, 10) for w in tuple(initial_lambdas)[:2])
@@ -422,15 +474,24 @@ class LambdaExplorer(Explorer):
     def _update(self) -> None:
         lambdas = self.lambdas
         report = lambda_report(self.heldout, lambdas)
-        self.lambda3.value = lambdas[2]
+        self.lambda3.value = render_lambda3(lambdas[2])
         self._marker.set_data([lambdas[0]], [lambdas[1]])
         self.map.value = self._redraw.png()
         self.output.value = readable(render_lambda_report(report, self._best, self._best_name))
         self.message.value = readable(f"<p>{html.escape(self._notice)}</p>") if self._notice else ""
         self.result = report
+        if self.test is not None and self.test_result is None:  # the button says why not yet before a press
+            not_yet = wasted_test_set(self.heldout, lambdas)
+            self.test_button.tooltip = localised(not_yet) if not_yet else tr("Use the test set once, at the end")
+            if not not_yet and "lmcore-not-yet" in self.test_output.value:  # the reason went with the ∞
+                self.test_output.value = ""
 
     def _on_test(self, button=None) -> None:
         if self.test is None or self.test_result is not None:
+            return
+        not_yet = wasted_test_set(self.heldout, self.lambdas)
+        if not_yet is not None:  # the one use is kept: say why
+            self.test_output.value = readable(f'<p class="lmcore-not-yet">{html.escape(localised(not_yet))}</p>')
             return
         report = lambda_report(self.test, self.lambdas, data_name=translatable("test"))
         self.test_output.value = readable(_render_test_report(report))

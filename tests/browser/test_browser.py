@@ -71,6 +71,12 @@ def save_screenshot(explorer, name: str, tmp_path: Path) -> Path:
 
 N_TOKENS, SEED, START_LAMBDAS, START_K = 5000, 0, (0.1, 0.3, 0.6), 10  # the notebook's inputs
 MIN_TRACK_PX = 400  # a step of 0.01 of a slider's range is then at least 4 px
+# Where the keyboard's focus is, seen from the λ explorer.
+FOCUS_IN_LAMBDAS = """() => {
+  const focused = document.activeElement, root = document.querySelector('.lmcore-lambda-explorer');
+  return {inside: root.contains(focused), lambda3: !!focused.closest('.lmcore-lambda3'),
+          button: !!focused.closest('.lmcore-test-button'), what: focused.className || focused.tagName};
+}"""
 # keydown -> the explorer's new picture and numbers are both on the page (performance.now() in the page)
 LATENCY_PROBE = """() => {
   window.lmcoreLatency = {down: [], picture: [], numbers: []};
@@ -87,8 +93,11 @@ LATENCY_PROBE = """() => {
 
 
 def test_a_keyboard_step_moves_the_entropy_and_the_lambda_perplexity(explorers, tmp_path):
-    """ArrowRight on λ1 and on horse 1's weight: the perplexity and entropy shown are lmcore's; the
-    test-set button answers once; sliders are wide enough to hit one step, wrapped text single-spaced."""
+    """The λ explorer by keyboard: λ1 to 0 (∞), where the test-set button keeps its one use and says
+    why; eleven ArrowRight steps back, each slider named and saying the value it shows, λ3 shown but
+    no tab stop on the way from λ2 to the button, then the test set once. Then ArrowRight on horse 1's
+    weight: the perplexity and entropy shown are lmcore's; sliders are wide enough to hit one step,
+    wrapped text single-spaced."""
     from playwright.sync_api import expect
 
     from lmcore.widgets import PRESETS, distribution_from_weights, lambda_report, synthetic_order_probs
@@ -96,7 +105,8 @@ def test_a_keyboard_step_moves_the_entropy_and_the_lambda_perplexity(explorers, 
 
     heldout, test = synthetic_order_probs(n_tokens=N_TOKENS, seed=SEED)
     start_perplexity = lambda_report(heldout, START_LAMBDAS).perplexity
-    moved_lambdas = (0.11, 0.3, 0.59)  # λ1 one step (0.01) to the right; λ3 takes the rest
+    assert lambda_report(heldout, (0.0, 0.3, 0.7)).reason is not None  # λ1 = 0: ∞
+    moved_lambdas = (0.11, 0.3, 0.59)  # λ1 eleven steps (0.01) up from 0; λ3 takes the rest
     moved_perplexity = lambda_report(heldout, moved_lambdas).perplexity
     test_perplexity = lambda_report(test, moved_lambdas).perplexity
     horse_race = PRESETS["horse race"]
@@ -106,18 +116,44 @@ def test_a_keyboard_step_moves_the_entropy_and_the_lambda_perplexity(explorers, 
 
     lambdas = explorers.locator(".lmcore-lambda-explorer")
     heldout_perplexity = lambdas.locator(".lmcore-heldout-perplexity")
+    lambda1, lambda2 = (lambdas.locator(f".lmcore-lambda{i} .noUi-handle") for i in (1, 2))
+    test_button, test_result = lambdas.locator(".lmcore-test-button"), lambdas.locator(".lmcore-test-result")
     expect(heldout_perplexity).to_have_text(f"{start_perplexity:.4f}")
-    lambdas.locator(".lmcore-lambda1 .noUi-handle").focus()
-    explorers.keyboard.press("ArrowRight")
+    expect(lambda1).to_have_attribute("aria-label", "λ1, unigram weight")  # what a screen reader says
+    expect(lambda2).to_have_attribute("aria-label", "λ2, bigram weight")
+    lambda1.focus()
+    explorers.keyboard.press("Home")  # λ1 = 0: unseen bigrams and trigrams get probability 0
+    expect(lambdas.locator(".lmcore-lambda1 .widget-readout")).to_have_text("0.00")
+    expect(heldout_perplexity).to_have_text("∞")
+    expect(test_button).to_have_attribute("title", re.compile(r"^Not yet: at λ = \(0\.00, 0\.30, 0\.70\)"))
+    test_button.focus()
+    explorers.keyboard.press("Enter")  # not spent: the reason instead
+    expect(test_result).to_contain_text("the test-set perplexity would be ∞")
+    expect(test_button).to_be_enabled()
+    lambda1.focus()
+    for _ in range(11):
+        explorers.keyboard.press("ArrowRight")
     expect(lambdas.locator(".lmcore-lambda1 .widget-readout")).to_have_text("0.11")
-    expect(lambdas.locator(".lmcore-lambda3 .widget-readout")).to_have_text("0.59")
+    expect(lambda1).to_have_attribute("aria-valuenow", "0.11")  # noUiSlider's own would say 0.1
+    meter = lambdas.locator(".lmcore-lambda3 [role='meter']")
+    expect(meter).to_have_attribute("aria-valuenow", "0.59")
+    expect(meter).to_contain_text("0.59")
     expect(heldout_perplexity).to_have_text(f"{moved_perplexity:.4f}")
+    expect(test_result).to_have_text("")  # the reason went with the ∞
     assert f"{moved_perplexity:.4f}" != f"{start_perplexity:.4f}"
 
-    # The test set, once.
-    lambdas.locator(".lmcore-test-button").click()
+    # From λ2, Tab passes λ3 (shown, no control) and reaches the button, never leaving the explorer.
+    lambda2.focus()
+    stops = []
+    for _ in range(4):
+        explorers.keyboard.press("Tab")
+        stops.append(explorers.evaluate(FOCUS_IN_LAMBDAS))
+        if stops[-1]["button"]:
+            break
+    assert stops[-1]["button"] and all(stop["inside"] and not stop["lambda3"] for stop in stops), stops
+    explorers.keyboard.press("Enter")  # the test set, once
     expect(lambdas.locator(".lmcore-test-perplexity")).to_have_text(f"{test_perplexity:.4f}")
-    expect(lambdas.locator(".lmcore-test-button")).to_be_disabled()
+    expect(test_button).to_be_disabled()
     expect(lambdas.locator(".lmcore-map img, img.lmcore-map")).to_have_count(1)
 
     # The probability explorer: the horse race's 2 bits move when horse 1's weight does.
@@ -433,7 +469,8 @@ SERIOUS = ("serious", "critical")
 UPSTREAM = {
     # ipywidgets' slider handle (noUiSlider's) gets no name from the slider's description, and
     # ipywidgets offers no way to give it one: jupyter-widgets/ipywidgets#2650. The description
-    # is shown beside each slider and its value is read (aria-valuenow).
+    # is shown beside each slider and its value is read (aria-valuenow). The λ explorer names its
+    # own in the page (lmcore.widgets.lambdas.name_sliders_script: the first test checks them).
     "aria-input-field-name": ("noUi-handle", "jupyter-widgets/ipywidgets#2650"),
 }
 FOCUSED_HANDLE = "() => { const e = document.activeElement; return !!e && e.matches('.lmcore-skew .noUi-handle'); }"

@@ -300,7 +300,7 @@ def test_lambda_explorer_shows_the_pure_functions_number(lambda_explorer, arrays
     assert lambda_explorer.result.perplexity == expected
     assert shown(lambda_explorer.output.value, "lmcore-heldout-perplexity") == f"{expected:.4f}"
     lambda_explorer.lambda1.value = 0.25
-    assert lambda_explorer.lambda3.value == pytest.approx(0.45)
+    assert lambda_explorer.lambdas[2] == pytest.approx(0.45) and 'aria-valuenow="0.45"' in lambda_explorer.lambda3.value
     expected = lambda_report(heldout, (0.25, 0.3, 0.45)).perplexity
     assert shown(lambda_explorer.output.value, "lmcore-heldout-perplexity") == f"{expected:.4f}"
 
@@ -319,22 +319,56 @@ def test_lambda_explorer_marks_em_optimum(untouched_lambda_explorer, arrays):
 def test_lambda_sum_never_exceeds_one(lambda_explorer):
     lambda_explorer.lambda2.value = 0.95  # λ1 is 0.1: λ2 stops at 0.9
     assert lambda_explorer.lambda2.value == pytest.approx(0.9)
-    assert lambda_explorer.lambdas[2] == 0.0 and lambda_explorer.lambda3.value == 0.0
+    assert lambda_explorer.lambdas[2] == 0.0 and ">0.00</span></div>" in lambda_explorer.lambda3.value
     assert "cannot exceed 1" in lambda_explorer.message.value and "λ2 stopped at 0.90" in lambda_explorer.message.value
     lambda_explorer.lambda1.value = 0.05  # a legal move clears the message
     assert lambda_explorer.message.value == "" and lambda_explorer.lambdas == (0.05, 0.9, 0.05)
 
 
-def test_lambda_explorer_infinite_perplexity_is_readable(lambda_explorer):
+def test_lambda_explorer_infinite_perplexity_is_readable_and_keeps_the_test_set(lambda_explorer, arrays):
+    _, test = arrays
     lambda_explorer.lambda1.value = 0.0
     lambda_explorer.lambda2.value = 1.0  # everything on the bigram, which gives unseen bigrams 0
     assert lambda_explorer.result.perplexity == math.inf
     text = re.sub("<[^>]+>", "", lambda_explorer.output.value)
     assert "∞ — some held-out token gets probability 0 under these weights" in text
-    lambda_explorer.test_button.click()  # the test set at the same weights: ∞ too, with the same explanation
-    assert shown(lambda_explorer.test_output.value, "lmcore-test-perplexity") == "∞"
+    # The test set would say ∞ too: the button says so before it is pressed, and a press does not spend it.
+    assert lambda_explorer.test_button.tooltip.startswith("Not yet: at λ = (0.00, 1.00, 0.00)")
+    lambda_explorer.test_button.click()
+    assert lambda_explorer.test_result is None and not lambda_explorer.test_button.disabled
     text = re.sub("<[^>]+>", "", lambda_explorer.test_output.value)
-    assert "∞ — some test token gets probability 0 under these weights" in text
+    assert "the test-set perplexity would be ∞" in text and "Give some weight to λ1: that order never" in text
+    lambda_explorer.lambda2.value = 0.9
+    lambda_explorer.lambda1.value = 0.1  # a finite choice: the note goes, the one use is there
+    assert lambda_explorer.test_output.value == "" and lambda_explorer.test_button.tooltip.startswith("Use the test")
+    lambda_explorer.test_button.click()
+    assert lambda_explorer.test_result.perplexity == lambda_report(test, (0.1, 0.9, 0.0)).perplexity < math.inf
+    assert lambda_explorer.test_button.disabled
+
+
+def test_the_test_set_is_wasted_only_where_the_weights_can_give_infinity():
+    from lmcore.widgets.lambdas import wasted_test_set
+
+    heldout = np.array([[0.5, 0.0, 0.0], [0.25, 0.5, 1.0], [0.1, 0.2, 0.0]])  # only the unigram is never 0
+    assert wasted_test_set(heldout, (0.01, 0.5, 0.49)) is None
+    assert wasted_test_set(heldout, (0.0, 0.5, 0.5)).endswith("Give some weight to λ1: that order never gives "
+                                                               "probability 0.")
+    no_safe_order = np.array([[0.5, 0.0, 0.0], [0.0, 0.5, 1.0]])  # every order gives some token 0 ...
+    assert wasted_test_set(no_safe_order, (0.5, 0.5, 0.0)) is None  # ... so only an ∞ held-out counts
+    assert "Give some weight" not in wasted_test_set(no_safe_order, (1.0, 0.0, 0.0))
+    with pytest.raises(ValueError, match="lambdas must have 3 weights"):
+        wasted_test_set(heldout, (0.5, 0.5))
+
+
+def test_lambda3_is_shown_not_a_control_and_the_sliders_have_names(untouched_lambda_explorer):
+    explorer = untouched_lambda_explorer
+    assert isinstance(explorer.lambda3, widgets.HTML) and "lmcore-lambda3" in explorer.lambda3._dom_classes
+    meter = explorer.lambda3.value
+    assert 'role="meter"' in meter and 'aria-label="λ3, trigram weight (1 − λ1 − λ2)"' in meter
+    assert 'aria-valuenow="0.60"' in meter and "tabindex" not in meter and ">0.60</span>" in meter
+    [script] = [output["data"]["application/javascript"] for output in explorer._names.outputs]
+    assert '"lmcore-lambda1": "λ1, unigram weight"' in script and '"lmcore-lambda2": "λ2, bigram weight"' in script
+    assert "aria-valuenow" in script and explorer._names in explorer.widget.children
 
 
 def test_test_set_is_used_once(lambda_explorer, arrays):
@@ -589,19 +623,24 @@ def test_lambda_explorer_in_chinese_shows_the_english_numbers(chinese, arrays):
         explorer.lambda2.value = 0.9  # stopped at 0.75: a notice
         notice = explorer.message.value
         explorer.lambda1.value, explorer.lambda2.value = 0.0, 1.0  # ∞, with the reason
+        explorer.test_button.click()  # not spent: why not yet
+        not_yet, tooltip = explorer.test_output.value, explorer.test_button.tooltip
+        text = re.sub("<[^>]+>", "", explorer.output.value)
+        explorer.lambda2.value, explorer.lambda1.value = 0.9, 0.1
         explorer.test_button.click()
         texts = figure_texts(explorer._map_figure)
     assert explorer.lambda1.description == "λ1（一元模型）"
     assert explorer.test_button.description == "测试集已用过（仅一次）"
     assert "λ = (0.25, 0.30, 0.45) 时的验证集困惑度：" in first and "EM 最优解（迭代" in first
     assert "λ1 + λ2 不能超过 1（否则 λ3 为负），所以 λ2 停在了 0.75。" in notice
-    text = re.sub("<[^>]+>", "", explorer.output.value)
     assert "∞ — 在这组权重下，有验证集词元的概率为 0" in text and "请给 λ1 一些权重" in text
-    assert "有测试集词元的概率为 0" in explorer.test_output.value and "为什么只看一次" in explorer.test_output.value
+    assert "还不行：在 λ = (0.00, 1.00, 0.00) 下" in not_yet and "请给 λ1 一些权重：这一阶从不给出概率 0。" in not_yet
+    assert tooltip.startswith("还不行：") and "为什么只看一次" in explorer.test_output.value
+    assert 'aria-label="λ3，三元模型权重（1 − λ1 − λ2）"' in explorer.lambda3.value
+    assert '"λ1，一元模型权重"' in explorer._names.outputs[0]["data"]["application/javascript"]
     assert "λ1（一元模型权重）" in texts and "EM 最优解" in texts and "你的 λ" in texts
     assert "每组 (λ1, λ2) 的验证集困惑度" in texts and "验证集困惑度（对数色标）" in texts
-    assert explorer.result.reason.startswith("some held-out token gets probability 0")  # English in the result
-    assert explorer.test_result.message.startswith("∞ — some test token gets probability 0")
+    assert explorer.result.reason is None and explorer.test_result.perplexity < math.inf  # English in the results
 
     set_language("en")
     english = LambdaExplorer(heldout, test, initial_lambdas=(0.1, 0.3), grid_step=0.1)
@@ -610,6 +649,8 @@ def test_lambda_explorer_in_chinese_shows_the_english_numbers(chinese, arrays):
     assert re.findall(r"\d+\.\d+", first) == re.findall(r"\d+\.\d+", english.output.value)  # EM's numbers too
     english.lambda2.value = 0.9
     english.lambda1.value, english.lambda2.value = 0.0, 1.0
+    english.test_button.click()
+    english.lambda2.value, english.lambda1.value = 0.9, 0.1
     english.test_button.click()
     assert spans(explorer.output.value) == spans(english.output.value)
     assert spans(explorer.test_output.value) == spans(english.test_output.value)

@@ -224,6 +224,8 @@ def test_report_html_shows_both_rows(grid):
     assert shown(page, "lmcore-chosen-perplexity") == f"{grid['char', 2].perplexity:.4f}"
     assert shown(page, "lmcore-chosen-bpc") == f"{grid['char', 2].bits_per_character:.4f}"
     assert "&lt;unk&gt;" in page  # notes are escaped
+    headings = re.findall(r"<th\b[^>]*>(.*?)</th>", page)
+    assert headings[:2] == ["setting", "unit"] and all(headings), headings  # no empty heading (axe)
 
 
 # --- fair comparison: the widget ---------------------------------------------------------
@@ -372,7 +374,8 @@ def test_fairness_explorer_in_chinese_shows_the_english_numbers(chinese, grid):
         pages[unit, min_count] = explorer.output.value
         assert explorer.result.chosen == grid[unit, min_count]
     assert "每词元困惑度" in pages["char", 1] and "每字符比特数" in pages["char", 1]  # table headings
-    assert "<td style=\"padding: 1px 10px; text-align: left\">参照</td>" in pages["char", 1]
+    assert ">设置</th>" in pages["char", 1]
+    assert "<td style=\"padding: 1px 6px; text-align: left\">参照</td>" in pages["char", 1]
     assert "单位变了（从词变为字）：每词元困惑度现在是在字中猜，而不是在词中猜" in pages["char", 1]
     assert f"词表变了（min_count 从 1 变为 5）：测试集中 {grid['word', 5].oov_rate:.1%} 的词现在成了 &lt;unk&gt;" \
         in pages["word", 5]
