@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a clone without installing
 
 from lmcore import shannon
+from lmcore.lm import model_context
 from lmcore.ngram import KneserNey
 from lmcore.text import Vocabulary, load_corpus, split_sentences
 from lmcore.widgets import GameSetup, ShannonGameExplorer
@@ -51,7 +52,7 @@ def contexts(model, sentences, n: int) -> list[tuple[str, ...]]:
     found = []
     for sentence in sentences:
         for position in range(len(sentence)):
-            found.append(shannon.model_context(model, sentence[:position]))
+            found.append(model_context(model, sentence[:position]))
             if len(found) == n:
                 return found
     return found

@@ -177,7 +177,7 @@ def browser_latency(n_changes: int = 20) -> None:
     import browser_support as browser
     from playwright.sync_api import expect, sync_playwright
 
-    from lmcore.widgets import branching_factor
+    from lmcore.widgets import branching_report
 
     expect.set_options(timeout=browser.UI_TIMEOUT_MS)
     with tempfile.TemporaryDirectory() as folder:
@@ -197,7 +197,7 @@ def browser_latency(n_changes: int = 20) -> None:
                 key, k = ("ArrowRight", k + 1) if i < n_changes // 2 else ("ArrowLeft", k - 1)
                 page.evaluate("() => { for (const key in lmcoreLatency) lmcoreLatency[key] = []; }")
                 page.keyboard.press(key)
-                shown = f"{branching_factor(k).perplexity:.4f}"
+                shown = f"{branching_report(k).perplexity:.4f}"
                 expect(page.locator(".lmcore-branching-explorer .lmcore-perplexity")).to_have_text(shown)
                 page.wait_for_function("() => lmcoreLatency.picture.length && lmcoreLatency.numbers.length")
                 seen = page.evaluate("() => lmcoreLatency")

@@ -65,7 +65,7 @@ def train_and_store(name: str) -> None:
     heldout = evaluate.characters(heldout_words, settings["separator"])
     config = neural.TrainingConfig(seed=settings["seed"], **{key: settings[key] for key in TRAINING})
     model, history = neural.train_new(
-        train, heldout, min_count=settings["min_count"], context_size=settings["context"], dim=settings["dim"],
+        train, heldout, min_count=settings["min_count"], context_length=settings["context"], dim=settings["dim"],
         hidden=settings["hidden"], config=config)
     path = neural.DATA / neural.STORED_MODELS[name]
     path.parent.mkdir(exist_ok=True)
@@ -112,7 +112,7 @@ def table(name: str) -> None:
             row(f"KN {order}-gram", unit, len(vocab), score)
         if unit == "chars":
             score = evaluate.score_text(model, test, n_chars, speller)
-            row(f"neural k={model.context_size}", unit, len(model.vocab), score)
+            row(f"neural k={model.context_length}", unit, len(model.vocab), score)
     print(f"  ({time.perf_counter() - start:.0f} s)")
 
 

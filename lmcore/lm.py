@@ -9,18 +9,20 @@ A model supplies:
 - ``vocab``, its :class:`~lmcore.text.Vocabulary`, and ``outcome_ids``, the sorted ids of
   the tokens it predicts (:attr:`~LanguageModel.outcomes` as str);
 - :attr:`~LanguageModel.context_length`: the most tokens of context it reads (n - 1 for an
-  n-gram model of order n, ``context_size`` for the neural model);
+  n-gram model of order n, k for the neural model);
 - :attr:`~LanguageModel.sentence_padding`: how many ``<s>`` stand before each sentence and
   how many ``</s>`` are predicted after it;
 - :meth:`~LanguageModel.id_probs`: ``P(last id | the ids before it)`` for rows of
-  ``context_length + 1`` ids, the vectorized core;
-- :meth:`~LanguageModel.score_tokens`: the log-probability of every predicted token of a
-  test set (:class:`TokenScores`).
+  ``context_length + 1`` ids, the vectorized core.
 
 From these, every model gets the same :meth:`~LanguageModel.prob` (``(word, context)``, as
 everywhere in lmcore), :meth:`~LanguageModel.logprob`, :meth:`~LanguageModel.distribution`,
-:meth:`~LanguageModel.next_word_distribution` and :meth:`~LanguageModel.token_logprobs`;
-:func:`context_rows` turns a context into id rows, once for all of them.
+:meth:`~LanguageModel.next_word_distribution`, :meth:`~LanguageModel.frame` (a test set's
+predicted tokens, each with its context: :func:`frame_sentences`) and
+:meth:`~LanguageModel.score_tokens` (their log-probabilities, :class:`TokenScores`);
+:func:`context_rows` turns a context into id rows, and :func:`model_context` gives the
+context a model reads after the tokens of a sentence so far, once for all of them.
+lmcore adds ``<s>`` and ``</s>`` itself: :func:`check_no_markers` refuses them in a text.
 
 >>> from lmcore.ngram import AddK
 >>> model = AddK(2).fit([["a", "b"], ["b", "a"]])
@@ -37,14 +39,16 @@ import abc
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
-from lmcore.checks import PROBABILITY_SUM_TOLERANCE, check_str, check_tokens
-from lmcore.text import BOS_ID, Vocabulary
+from lmcore.checks import PROBABILITY_SUM_TOLERANCE, check_int, check_sentences, check_str, check_tokens
+from lmcore.text import BOS, BOS_ID, EOS, EOS_ID, UNK_ID, Vocabulary
 
-__all__ = ["Sentences", "NotFittedError", "TokenScores", "LanguageModel", "context_rows", "check_id_rows",
-           "check_model_probs", "check_language_model"]
+__all__ = ["Sentences", "NotFittedError", "TokenScores", "FramedTokens", "LanguageModel", "context_rows",
+           "model_context", "check_id_rows", "check_model_probs", "check_language_model", "flatten_sentences",
+           "check_no_markers", "check_encoded", "padded_stream", "frame_sentences"]
 
 #: Tokenized sentences, each a list of str tokens without markers: what models fit and score.
 Sentences = Sequence[Sequence[str]]
@@ -70,6 +74,21 @@ class TokenScores:
     is_oov: np.ndarray
 
 
+@dataclass(frozen=True)
+class FramedTokens:
+    """The predicted tokens of a set of sentences, one row each (:func:`frame_sentences`).
+
+    ``grams[t, -1]`` is the predicted id and ``grams[t, -1 - j]`` the id j tokens
+    before it; only the last ``context_len[t]`` context columns are real.
+    """
+
+    grams: np.ndarray
+    context_len: np.ndarray
+    sentence_index: np.ndarray
+    position: np.ndarray  # index in the unpadded sentence; len(sentence) + j for the j-th </s>
+    is_eos: np.ndarray
+
+
 class LanguageModel(abc.ABC):
     """What every lmcore language model does; a subclass supplies the abstract members.
 
@@ -80,6 +99,10 @@ class LanguageModel(abc.ABC):
     vocab: Vocabulary | None = None
     outcome_ids: np.ndarray
     keeps_last_tokens: bool = False  # True: a context longer than context_length is cut to its end
+    #: True: for every v never seen after a history h in training, P(v | h) = β(h) P(v | h'), h' being h
+    #: without its first token and P(v | h') the model's own (id_probs with one token less of context),
+    #: and the model's ``counts`` list the words seen after each history: the coder codes it in levels.
+    backs_off: bool = False
 
     @property
     @abc.abstractmethod
@@ -101,10 +124,6 @@ class LanguageModel(abc.ABC):
         that always reads its whole window (the neural model) reads the ``<s>`` as a
         sentence start.
         """
-
-    @abc.abstractmethod
-    def score_tokens(self, sentences: Sentences) -> TokenScores:
-        """Log-probability of every predicted token of ``sentences`` (each a list of str tokens)."""
 
     def check_fitted(self) -> None:
         """Raise :class:`NotFittedError` unless the model has been fitted (or read from a file)."""
@@ -160,6 +179,34 @@ class LanguageModel(abc.ABC):
         order = np.argsort(-probs, kind="stable")
         return {token: float(p) for token, p in zip(self.vocab.decode(self.outcome_ids[order]), probs[order])}
 
+    def id_logprobs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
+        """ln :meth:`outcome_probs` (``-inf`` for 0); a model that computes logs itself (the neural
+        softmax) gives them here unrounded."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.outcome_probs(grams, context_len))
+
+    def frame(self, sentences: Sentences, name: str = "sentences") -> FramedTokens:
+        """Every predicted token of ``sentences`` (lists of str tokens) with the ids before it, one
+        row each: :func:`frame_sentences` with the model's :attr:`sentence_padding`, after
+        :func:`check_no_markers`; errors name the argument ``name``."""
+        self.check_fitted()
+        tokens, lengths = flatten_sentences(sentences, name)
+        ids = self.vocab.encode(tokens)
+        check_no_markers(ids, lengths, self.vocab, name)
+        n_start, n_end = self.sentence_padding
+        framed = frame_sentences(ids, lengths, self.context_length + 1, n_start, n_end)
+        if framed.grams.shape[0] == 0:
+            raise ValueError(f"{name} has no tokens to predict")
+        return framed
+
+    def score_tokens(self, sentences: Sentences) -> TokenScores:
+        """Log-probability of every predicted token of ``sentences`` (each a list of str tokens),
+        framed by :meth:`frame`: ``ln P(w_t | its context)`` by :meth:`id_logprobs`, ``</s>`` included."""
+        framed = self.frame(sentences)
+        token_ids = framed.grams[:, -1]
+        return TokenScores(self.id_logprobs(framed.grams, framed.context_len), token_ids, framed.sentence_index,
+                           framed.position, framed.is_eos, token_ids == UNK_ID)
+
     def token_logprobs(self, sentences: Sentences) -> np.ndarray:
         """Natural-log probability of every predicted token of ``sentences``, in order, as one array.
 
@@ -193,6 +240,25 @@ def context_rows(model: LanguageModel, context: Sequence[str], targets: np.ndarr
     grams[:, width - len(context_ids): width] = context_ids
     grams[:, -1] = targets
     return grams, np.full(targets.size, len(context_ids))
+
+
+def model_context(model: LanguageModel, prefix: Sequence, start: object = BOS) -> tuple:
+    """The context ``model`` reads after ``prefix``, the tokens of a sentence so far: the last
+    ``context_length`` tokens (order - 1 for an n-gram model) of the sentence after its ``<s>``
+    padding. ``prefix`` holds str tokens, or ids with ``start=BOS_ID`` (the coder's).
+
+    >>> from lmcore.ngram import MLE
+    >>> trigram = MLE(3).fit([["a", "b", "c"]])
+    >>> model_context(trigram, []), model_context(trigram, ["a"]), model_context(trigram, ["a", "b", "c"])
+    (('<s>', '<s>'), ('<s>', 'a'), ('b', 'c'))
+    >>> model_context(trigram, [3], start=BOS_ID)
+    (1, 3)
+    """
+    check_language_model(model)
+    if start == BOS:
+        check_tokens(prefix, "prefix")
+    padded = [start] * model.sentence_padding[0] + list(prefix)
+    return tuple(padded[max(len(padded) - model.context_length, 0):]) if model.context_length else ()
 
 
 def check_id_rows(model: LanguageModel, grams: object, context_len: object) -> tuple[np.ndarray, np.ndarray]:
@@ -264,3 +330,147 @@ def check_language_model(model: object, name: str = "model") -> LanguageModel:
                         f"or a NeuralLM), got {type(model).__name__}")
     model.check_fitted()
     return model
+
+
+# --- framing sentences: what every model scores -------------------------------------------------
+
+
+def flatten_sentences(sentences: object, name: str) -> tuple[list, np.ndarray]:
+    """All tokens of ``sentences`` (:func:`lmcore.checks.check_sentences`: a non-empty list of token
+    lists of str) in one list, and the length of each sentence; errors name the argument ``name``,
+    a bad token the sentence it is in. One list lets the vocabulary encode every token in a single
+    call, several times faster than one call per sentence (so the tokens are checked here: the
+    vocabulary sees only the one list).
+
+    >>> flatten_sentences([["i"], ["spent", "money"]], "heldout")[1].tolist()
+    [1, 2]
+    >>> flatten_sentences([["i"], ["spent", 3]], "heldout")
+    Traceback (most recent call last):
+    ...
+    TypeError: heldout[1] must contain only str tokens, got int 3
+    """
+    sentences = check_sentences(sentences, name)
+    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+    return list(chain.from_iterable(sentences)), lengths
+
+
+def check_no_markers(ids: np.ndarray, lengths: np.ndarray, vocab: Vocabulary, name: str = "sentences") -> None:
+    """Refuse ``<s>`` or ``</s>`` among ``ids`` (the sentences ``name``, every one's vocabulary ids in
+    a row, split by ``lengths``): lmcore adds them itself. The one place a text's markers are refused.
+
+    >>> vocab = Vocabulary(["i", "spent"])
+    >>> check_no_markers(vocab.encode(["i", "spent", "</s>"]), np.array([1, 2]), vocab)
+    Traceback (most recent call last):
+    ...
+    ValueError: sentences[1] holds the marker '</s>' at position 1: lmcore adds <s> and </s> itself (see Convention), \
+so pass the raw tokens, e.g. ['spent']
+    """
+    markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
+    if markers.size:
+        first = int(markers[0])
+        ends = np.cumsum(lengths)
+        index = int(np.searchsorted(ends, first, side="right"))
+        start = int(ends[index] - lengths[index])
+        sentence = vocab.decode(ids[start:int(ends[index])])
+        raw = [t for t in sentence if t not in (BOS, EOS)] or ["i", "spent", "money"]
+        raise ValueError(f"{name}[{index}] holds the marker {sentence[first - start]!r} at position {first - start}: "
+                         f"lmcore adds {BOS} and {EOS} itself (see Convention), so pass the raw tokens, e.g. {raw}")
+
+
+def padded_stream(ids: np.ndarray, lengths: np.ndarray, n_start: int, n_end: int,
+                  cap: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """All sentences in one row of ids (int32), each after ``n_start`` ``<s>`` and before ``n_end``
+    ``</s>``, and the depth of each token: how many tokens of its sentence come before it (int32;
+    with ``cap``, at most ``cap``, in the smallest unsigned type). A token is predicted when its
+    depth is ``n_start`` or more, and a k-gram ends there from depth k - 1.
+
+    >>> [a.tolist() for a in padded_stream(np.array([5, 6]), np.array([2]), 1, 1)]   # <s>=1 a=5 b=6 </s>=2
+    [[1, 5, 6, 2], [0, 1, 2, 3]]
+    >>> padded_stream(np.array([5, 6]), np.array([2]), 1, 1, cap=2)[1].tolist()
+    [0, 1, 2, 2]
+    """
+    padded = lengths + n_start + n_end
+    starts = np.cumsum(padded) - padded
+    total = int(padded.sum())
+    if cap is None:
+        depth = np.ones(total, dtype=np.int32)
+        if depth.size:  # depth counts up from 0 in each sentence: +1 everywhere, reset at each start
+            shown = padded > 0  # a sentence padded to nothing has no start
+            depth[0] = 0
+            depth[starts[shown][1:]] = 1 - padded[shown][:-1]
+            np.cumsum(depth, out=depth)
+    else:  # the first cap tokens of each sentence, one step each: no array over the tokens but this
+        depth = np.full(total, cap, dtype=np.min_scalar_type(cap))
+        for j in range(cap):
+            depth[starts[padded > j] + j] = j
+    stream = np.full(total, BOS_ID, dtype=np.int32)  # the <s> are in place
+    real = np.ones(total, dtype=bool)  # a mask, not an array of positions: a byte per token
+    for j in range(n_start):
+        real[starts + j] = False
+    ends = starts + n_start + lengths
+    for j in range(n_end):
+        real[ends + j] = False
+    stream[real] = ids
+    del real
+    for j in range(n_end):
+        stream[ends + j] = EOS_ID
+    return stream, depth
+
+
+def frame_sentences(ids: np.ndarray, lengths: np.ndarray, order: int, n_start: int, n_end: int) -> FramedTokens:
+    """Pad each sentence with ``n_start`` ``<s>`` and ``n_end`` ``</s>`` and list every predicted
+    token with the ``order - 1`` ids before it (vectorized): row t of ``grams`` is
+
+        (w_{t-order+1}, ..., w_{t-1}, w_t),   w_j = <s> before the sentence's start.
+
+    ``ids`` holds all sentences' ids in a row, split by ``lengths``.
+
+    >>> framed = frame_sentences(np.array([5, 6]), np.array([2]), order=2, n_start=1, n_end=1)
+    >>> framed.grams.tolist(), framed.context_len.tolist()   # <s>=1 a=5, a b=6, b </s>=2
+    ([[1, 5], [5, 6], [6, 2]], [1, 1, 1])
+    """
+    ids, lengths = _ids_and_lengths(ids, lengths)
+    order = check_int(order, "order")
+    n_start, n_end = check_int(n_start, "n_start", minimum=0), check_int(n_end, "n_end", minimum=0)
+    stream, depth = padded_stream(ids, lengths, n_start, n_end)
+    rows = np.flatnonzero(depth >= n_start)
+    grams = np.empty((rows.size, order), dtype=np.int64)
+    for back in range(order):
+        # reads across sentence starts are harmless: context_len masks them
+        grams[:, order - 1 - back] = stream[np.maximum(rows - back, 0)]
+    sentence_index = np.repeat(np.arange(lengths.size), lengths + n_end)
+    position = depth[rows] - n_start
+    return FramedTokens(grams, np.minimum(depth[rows], order - 1), sentence_index, position,
+                        is_eos=position >= lengths[sentence_index])
+
+
+def check_encoded(ids: object, lengths: object, vocab: Vocabulary, name: str = "sentences"
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """``ids`` (every sentence's vocabulary ids in a row) and ``lengths`` (one per sentence) as
+    arrays, checked against ``vocab``: ids in range, no ``<s>``/``</s>`` inside (:func:`check_no_markers`).
+
+    >>> check_encoded([3, 9], [2], Vocabulary(["a"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: ids must be vocabulary ids between 0 and 3, got 3 .. 9
+    """
+    if not isinstance(vocab, Vocabulary):
+        raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
+    ids, lengths = _ids_and_lengths(ids, lengths)
+    if ids.size and (ids.min() < 0 or ids.max() >= len(vocab)):
+        raise ValueError(f"ids must be vocabulary ids between 0 and {len(vocab) - 1}, got {ids.min()} .. {ids.max()}")
+    check_no_markers(ids, lengths, vocab, name)
+    return ids, lengths.astype(np.int64)
+
+
+def _ids_and_lengths(ids: object, lengths: object) -> tuple[np.ndarray, np.ndarray]:
+    """``ids`` (every sentence's ids in a row) and ``lengths`` (one per sentence, adding up to
+    the number of ids) as 1-d int arrays, or an error naming the one that is not."""
+    ids, lengths = np.asarray(ids), np.asarray(lengths)
+    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
+        raise TypeError(f"ids must be a 1-d array of integer vocabulary ids, got {ids.dtype} of shape {ids.shape}")
+    if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer) or (lengths < 0).any():
+        raise TypeError("lengths must be a 1-d array of sentence lengths (integers >= 0)")
+    if int(lengths.sum()) != ids.size:
+        raise ValueError(f"lengths add up to {int(lengths.sum())}, but ids holds {ids.size} ids")
+    return ids, lengths

@@ -25,7 +25,7 @@ def pytest_report_header(config):
 
 
 def pytest_sessionstart(session):
-    """CI sets LMCORE_REQUIRE_EXTRAS so that every optional test runs rather than skips (tests/extras.py)."""
+    """CI sets LMCORE_REQUIRE_EXTRAS so that every optional test runs rather than skips (tests/optional_extras.py)."""
     if extras.required_in_ci() and extras.missing():
         raise pytest.UsageError(f"LMCORE_REQUIRE_EXTRAS is set but these are missing: {', '.join(extras.missing())}")
 

@@ -35,8 +35,8 @@ scores are sacrebleu's (tests/unit/test_bleu_bootstrap.py). sacrebleu reports, p
 the resampled scores and half the width of their 95% interval, and a two-sided p-value of its own
 (``sacrebleu_p_value`` here); it gives no interval for the difference itself.
 
-This module holds the pieces (statistics matrices, vectorized scores, draws, the result); the
-test is run by ``BLEU.paired_bootstrap`` and its one-call form ``paired_bootstrap``, in ``metric``.
+This module holds the pieces (statistics matrices, vectorized scores, draws, the result) and the
+test, ``paired_bootstrap``; ``BLEU.paired_bootstrap`` (``metric``) runs it with the metric's settings.
 """
 
 from __future__ import annotations
@@ -48,13 +48,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lmcore.bleu.score import BleuStats, sentence_stats
-from lmcore.bleu.signature import BleuSignature
+from lmcore.bleu.score import BleuStats, sentence_stats_matrix
+from lmcore.bleu.signature import BleuSettings
 from lmcore.checks import check_finite, check_int, check_number
 from lmcore.i18n import tr
 
-__all__ = ["stats_matrix", "sentence_stats_matrix", "bleu_scores", "resample_indices", "resampled_sums",
-           "order_statistic_interval", "PairedBootstrap"]
+__all__ = ["stats_matrix", "bleu_scores", "resample_indices", "resampled_sums",
+           "order_statistic_interval", "PairedBootstrap", "paired_bootstrap"]
 
 SACREBLEU_SEED = 12345
 
@@ -83,30 +83,6 @@ def _stats_matrix(stats, name: str) -> np.ndarray:
     return np.array([(s.hyp_len, s.ref_len, *s.matches, *s.totals) for s in stats], dtype=np.int64)
 
 
-def sentence_stats_matrix(hypotheses: Sequence[str | Sequence[str]],
-                          references: Sequence[Sequence[str | Sequence[str]]], *, max_order: int = 4,
-                          tokenize: str = "13a", lowercase: bool = False, nltk_totals: bool = False) -> np.ndarray:
-    """:func:`stats_matrix` of ``lmcore.bleu.sentence_stats`` for every sentence of a corpus
-    (``references[i]``: the list of references of ``hypotheses[i]``), with its settings. Summing
-    the rows gives ``corpus_stats``.
-
-    Introduced in notebooks/06_bleu.ipynb, section "Going further: Is A better than B?".
-
-    >>> sentence_stats_matrix(["a b c", "a b"], [["a b c"], ["a c"]], max_order=2)
-    array([[3, 3, 3, 2, 3, 2],
-           [2, 2, 1, 0, 2, 1]])
-    """
-    if not isinstance(hypotheses, (list, tuple)) or not isinstance(references, (list, tuple)):
-        raise TypeError("hypotheses and references must be lists, one entry per sentence")
-    if len(hypotheses) != len(references):
-        raise ValueError(f"hypotheses has {len(hypotheses)} items but references has {len(references)}")
-    if not hypotheses:
-        raise ValueError("hypotheses is empty")
-    return stats_matrix([sentence_stats(h, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase,
-                                        nltk_totals=nltk_totals)
-                         for h, refs in zip(hypotheses, references)])
-
-
 def _rows(rows, name: str = "rows") -> np.ndarray:
     array = np.asarray(rows)
     if array.dtype == object or not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
@@ -124,11 +100,11 @@ def _rows(rows, name: str = "rows") -> np.ndarray:
     return array
 
 
-def bleu_scores(rows: ArrayLike, *, weights: Sequence[float] | str | None = None, smooth_method: str = "none",
-                smooth_value: float | None = None, effective_order: bool = False) -> np.ndarray:
+def bleu_scores(rows: ArrayLike, settings: BleuSettings | None = None, **options: object) -> np.ndarray:
     """Corpus BLEU of each row of summed statistics (:func:`stats_matrix` layout), all at once:
     ``bleu_scores(rows)[i] == lmcore.bleu.bleu_from_stats(stats_i, ...).score`` (to ~1e-15),
-    with the same weights and smoothing rules.
+    with the same settings (a ``BleuSettings`` or its keyword arguments: ``weights``,
+    ``smooth_method``, ``smooth_value``, ``effective_order``; the max order is the rows') and rules.
 
         BLEU = BP * exp(sum_n w_n log p_n),  p_n = matches_n / totals_n,  BP = min(1, exp(1 - r/c))
 
@@ -136,16 +112,24 @@ def bleu_scores(rows: ArrayLike, *, weights: Sequence[float] | str | None = None
     0.46337
     """
     array = _rows(rows)
-    signature = BleuSignature(max_order=(array.shape[-1] - 2) // 2, weights=weights, smooth_method=smooth_method,
-                              smooth_value=smooth_value, effective_order=effective_order)
-    return _scores(array, signature)
+    return _scores(array, _settings_of(settings, options, (array.shape[-1] - 2) // 2, "rows"))
 
 
-def _scores(array: np.ndarray, signature: BleuSignature) -> np.ndarray:
-    """``bleu_scores`` of rows already checked by ``_rows``, with the settings of ``signature``."""
+def _settings_of(settings: BleuSettings | None, options: dict, max_order: int, name: str) -> BleuSettings:
+    """The settings for statistics of ``max_order``: ``BleuSettings.of(settings, **options)``, of that
+    max order unless one is given, when it must be that one."""
+    settings = BleuSettings.of(settings, **({"max_order": max_order} | options if settings is None else options))
+    if settings.max_order != max_order:
+        raise ValueError(f"the statistics are of max order {max_order} but max_order is {settings.max_order}; "
+                         f"count {name} with the same max_order")
+    return settings
+
+
+def _scores(array: np.ndarray, settings: BleuSettings) -> np.ndarray:
+    """``bleu_scores`` of rows already checked by ``_rows``, with ``settings`` (of their max order)."""
     order = (array.shape[-1] - 2) // 2
-    smooth_method, effective_order = signature.smooth_method, signature.effective_order
-    w, k = np.array(signature.weights), signature.smooth_value
+    smooth_method, effective_order = settings.smooth_method, settings.effective_order
+    w, k = np.array(settings.weight_values), settings.smooth_value_used
     c, r = array[..., 0].astype(float), array[..., 1].astype(float)
     m, t = array[..., 2:2 + order].astype(float), array[..., 2 + order:].astype(float)
     any_match = (m > 0).any(axis=-1)
@@ -360,11 +344,12 @@ class PairedBootstrap:
                   low=low, high=high, wins_b=self.wins_b, n_resamples=self.n_resamples)
 
 
-def _statistics_pair(stats_a, stats_b, names: tuple[str, str] = ("stats_a", "stats_b")):
+def _statistics_pair(system_a, system_b):
     """Two systems' sentence statistics as matrices (:func:`stats_matrix` for lists of ``BleuStats``),
-    checked to be of the same shape; ``names`` are the arguments named in the error."""
+    checked to be of the same shape."""
+    names = ("system_a", "system_b")
     a, b = (_stats_matrix(s, name) if isinstance(s, (list, tuple)) else _rows(s, name)
-            for s, name in zip((stats_a, stats_b), names))
+            for s, name in zip((system_a, system_b), names))
     if a.ndim != 2 or a.shape != b.shape:
         raise ValueError(f"{names[0]} and {names[1]} must be matrices of the same shape (same sentences, same max "
                          f"order), got {a.shape} and {b.shape}")
@@ -373,16 +358,49 @@ def _statistics_pair(stats_a, stats_b, names: tuple[str, str] = ("stats_a", "sta
     return a, b
 
 
-def _resampled(a: np.ndarray, b: np.ndarray, signature: BleuSignature, *, n_resamples: int, seed: int | None,
-               confidence: float) -> PairedBootstrap:
-    """The paired bootstrap of two statistics matrices from ``_statistics_pair``, scored with the
-    weights and smoothing of ``signature`` (settings checked by whoever built it)."""
-    confidence, seed = _check_confidence(confidence), _check_seed(seed)
+def paired_bootstrap(system_a: Sequence[str | Sequence[str]] | Sequence[BleuStats] | np.ndarray,
+                     system_b: Sequence[str | Sequence[str]] | Sequence[BleuStats] | np.ndarray,
+                     references: Sequence[Sequence[str | Sequence[str]]] | None = None,
+                     settings: BleuSettings | None = None, *, n_resamples: int = 1000,
+                     seed: int | None = SACREBLEU_SEED, confidence: float = 0.95, **options: object) -> PairedBootstrap:
+    """Paired bootstrap resampling of two systems' corpus BLEU (Koehn, 2004; the module's docstring
+    explains it): ``delta* = BLEU_B - BLEU_A`` on ``n_resamples`` resamples of the sentences, the
+    same ones for both systems, drawn as sacrebleu does for the same ``seed`` (the same seed gives
+    the same result).
+
+    Without ``references``, ``system_a`` and ``system_b`` are each system's sentence statistics,
+    counted once beforehand: a ``stats_matrix`` (or a list of ``BleuStats``), row i for sentence
+    i of the same test set. With ``references``, they are the two systems' hypotheses for the
+    same sentences, counted here. BLEU's settings are a ``BleuSettings`` (``BLEU.paired_bootstrap``
+    passes itself) or its keyword arguments (``options``), as for ``bleu_from_stats``; the max
+    order is the statistics' unless given.
+
+    Introduced in notebooks/06_bleu.ipynb, section "Going further: Is A better than B?".
+
+    >>> a = [BleuStats((3, 1), (4, 3), 4, 4), BleuStats((2, 0), (3, 2), 3, 4)]
+    >>> b = [BleuStats((4, 2), (4, 3), 4, 4), BleuStats((2, 1), (3, 2), 3, 4)]
+    >>> result = paired_bootstrap(a, b, n_resamples=200, seed=0)
+    >>> f"{result.score_a:.4f} {result.score_b:.4f} {result.wins_b:.2f}"
+    '0.3276 0.6217 1.00'
+    """
+    confidence, seed = _check_confidence(confidence), _check_seed(seed)  # named before any counting
+    if references is None:
+        for name, system in (("system_a", system_a), ("system_b", system_b)):
+            first = system[0] if isinstance(system, (list, tuple)) and system else None
+            tokens = isinstance(first, (list, tuple)) and all(isinstance(token, str) for token in first)
+            if isinstance(first, str) or tokens:
+                raise TypeError(f"{name} holds hypotheses, not sentence statistics: pass their references "
+                                "too (references=...)")
+        a, b = _statistics_pair(system_a, system_b)
+        settings = _settings_of(settings, options, (a.shape[1] - 2) // 2, "them")
+    else:
+        settings = BleuSettings.of(settings, **options)
+        a, b = (sentence_stats_matrix(system, references, settings) for system in (system_a, system_b))
     indices = resample_indices(a.shape[0], n_resamples, seed)
     both = np.concatenate([a, b], axis=1)  # one pass over the draws for both systems
     sums = resampled_sums(both, indices)
     width = a.shape[1]
-    scores_a = _scores(sums[:, :width], signature)
-    scores_b = _scores(sums[:, width:], signature)
-    score_a, score_b = (float(_scores(m.sum(axis=0), signature)) for m in (a, b))
+    scores_a = _scores(sums[:, :width], settings)
+    scores_b = _scores(sums[:, width:], settings)
+    score_a, score_b = (float(_scores(m.sum(axis=0), settings)) for m in (a, b))
     return PairedBootstrap(score_a, score_b, scores_a, scores_b, float(confidence), seed)

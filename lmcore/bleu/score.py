@@ -12,10 +12,10 @@ list of references of ``hypotheses[i]``, as in nltk; sacrebleu's reference
 *streams* (``streams[j][i]``: j-th reference of sentence i, None if missing)
 convert with ``references_from_streams``.
 
-This module counts (``sentence_stats``, ``corpus_stats``, ``ngram_table``) and combines
-(``bleu_from_stats``). Scoring text with one set of settings is ``BLEU(...).corpus_score`` and
-``.sentence_score`` (``metric``), which checks the settings once and passes them here;
-``corpus_bleu`` and ``sentence_bleu`` are its one-call forms.
+This module counts (``sentence_stats``, ``corpus_stats``, ``sentence_stats_matrix``,
+``ngram_matches``) and combines (``bleu_from_stats``); ``corpus_bleu`` and ``sentence_bleu`` do
+both in one call. Each takes its settings as one ``BleuSettings`` (``signature``; a ``BLEU`` is
+one) or builds one from its keyword arguments, so they are checked once per call.
 
 Where lmcore, sacrebleu 2.6 and nltk 3.10 differ (tests/parity/test_bleu_parity.py):
 
@@ -52,83 +52,20 @@ Where lmcore, sacrebleu 2.6 and nltk 3.10 differ (tests/parity/test_bleu_parity.
 
 from __future__ import annotations
 
-import importlib
 import math
 import numbers
-import os
-import re
-import sys
-import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 
-from lmcore.bleu.signature import TOKENIZERS, BleuSignature, check_flag, check_max_order
+from lmcore.bleu.signature import PRETOKENIZED, BleuSettings, BleuSignature, _tokenize_text, _warn_unspaced
 
 __all__ = ["BleuStats", "BleuResult", "NgramRow",
-           "bleu_tokens", "references_from_streams", "sentence_stats", "corpus_stats", "ngram_table",
-           "brevity_penalty", "bleu_from_stats"]
-
-_SACREBLEU_CLASSES = {"13a": "tokenizer_13a.Tokenizer13a", "intl": "tokenizer_intl.TokenizerV14International",
-                      "zh": "tokenizer_zh.TokenizerZh", "char": "tokenizer_char.TokenizerChar"}
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{3,}")
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # lmcore/: a warning skips its frames
-
-
-@cache
-def _sacrebleu_tokenizer(tokenize: str):
-    if tokenize not in TOKENIZERS:
-        raise ValueError(f"tokenize must be one of {TOKENIZERS}, got {tokenize!r}")
-    if tokenize == "none":
-        return None  # splitting on whitespace needs no sacrebleu
-    module_name, class_name = _SACREBLEU_CLASSES[tokenize].split(".")
-    try:
-        module = importlib.import_module(f"sacrebleu.tokenizers.{module_name}")
-    except ImportError as error:
-        raise ImportError(f"tokenize={tokenize!r} uses sacrebleu's tokenizer: pip install sacrebleu "
-                          "(or pass pre-tokenized lists of strings)") from error
-    return getattr(module, class_name)()
-
-
-def _tokenize_text(text: str, tokenize: str) -> tuple[list[str], bool]:
-    """The tokens of ``text``, and whether it looks like unspaced Chinese read as one token."""
-    tokenizer = _sacrebleu_tokenizer(tokenize)
-    line = text.rstrip()
-    tokens = (tokenizer(line) if tokenizer else line).split()
-    unspaced = tokenize not in ("zh", "char") and len(line.split()) == 1 and _CJK_RUN.search(line) is not None
-    return tokens, unspaced
-
-
-def _warn_unspaced(example: str, tokenize: str) -> None:
-    # the warning points at the first caller outside lmcore, however deep inside lmcore we are
-    frame, level = sys._getframe(0), 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR + os.sep):
-        frame, level = frame.f_back, level + 1
-    warnings.warn(f"{example!r} has Chinese characters but no spaces, so tokenize={tokenize!r} "
-                  "reads it as a single token; use tokenize='zh' or 'char', or pass token lists",
-                  stacklevel=level)
-
-
-def bleu_tokens(text: str, tokenize: str = "13a") -> list[str]:
-    """Split ``text`` into tokens exactly as sacrebleu does before counting n-grams.
-
-    ``tokenize``: sacrebleu's "13a" (its default), "intl", "zh", "char", or "none"
-    (whitespace only). The text is right-stripped first, as in sacrebleu.
-
-    >>> bleu_tokens("Hello, world!")
-    ['Hello', ',', 'world', '!']
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
-    tokens, unspaced = _tokenize_text(text, tokenize)
-    if unspaced:
-        _warn_unspaced(text, tokenize)
-    return tokens
-
+           "references_from_streams", "sentence_stats", "corpus_stats", "ngram_matches",
+           "sentence_stats_matrix", "brevity_penalty", "bleu_from_stats", "corpus_bleu", "sentence_bleu"]
 
 def references_from_streams(streams: Sequence[Sequence[str | None]]) -> list[list[str]]:
     """Turn sacrebleu's reference streams into one list of references per hypothesis.
@@ -221,7 +158,7 @@ def _one_sentence(references) -> list:
     return [references]
 
 
-def _corpus_shape(hypotheses, references, tokenize: str) -> tuple[int | str, bool]:
+def _corpus_shape(hypotheses, references) -> tuple[int | str, bool]:
     """Check a corpus's lists without tokenizing anything; return the number of references per
     hypothesis ("var" if it varies) and whether the corpus is text rather than token lists."""
     for name, value in (("hypotheses", hypotheses), ("references", references)):
@@ -230,8 +167,6 @@ def _corpus_shape(hypotheses, references, tokenize: str) -> tuple[int | str, boo
                             f"{type(value).__name__}; for one sentence use sentence_bleu")
     if not hypotheses:
         raise ValueError("hypotheses is empty")
-    if tokenize not in TOKENIZERS:  # checked even for token lists, which do not use it
-        raise ValueError(f"tokenize must be one of {TOKENIZERS}, got {tokenize!r}")
     if len(hypotheses) != len(references):
         raise ValueError(f"hypotheses has {len(hypotheses)} items but references has {len(references)}; "
                          "give one list of references per hypothesis (see references_from_streams)")
@@ -246,9 +181,9 @@ def _corpus_shape(hypotheses, references, tokenize: str) -> tuple[int | str, boo
     return ref_counts.pop() if len(ref_counts) == 1 else "var", isinstance(hypotheses[0], str)
 
 
-def _tokenized(hypotheses, references, tokenize: str, lowercase: bool, texts: bool):
+def _tokenized(hypotheses, references, settings: BleuSettings, texts: bool):
     """The token lists of a corpus checked by ``_corpus_shape``, lowercased first if asked (as sacrebleu)."""
-    lowercase, unspaced = check_flag("lowercase", lowercase), []
+    tokenize, lowercase, unspaced = settings.tokenize, settings.lowercase, []
 
     def tokens_of(item, where: str):
         if texts and isinstance(item, str):
@@ -309,42 +244,65 @@ def _count(hyp: Sequence[str], refs: list, max_order: int, nltk_totals: bool, st
         stats[1 + n] += matched
 
 
-def _counted(hypotheses, references, max_order, tokenize, lowercase, nltk_totals, texts) -> BleuStats:
-    nltk_totals = check_flag("nltk_totals", nltk_totals)
-    hyp_tokens, ref_tokens = _tokenized(hypotheses, references, tokenize, lowercase, texts)
-    stats = [0] * (2 + 2 * max_order)
+def _counted(hypotheses, references, settings: BleuSettings, texts: bool, per_sentence: bool) -> list[list[int]]:
+    """[c, r, m_1.., t_1..] of each sentence if ``per_sentence``, else one row: the corpus's sums."""
+    hyp_tokens, ref_tokens = _tokenized(hypotheses, references, settings, texts)
+    order, rows = settings.max_order, [] if per_sentence else [[0] * (2 + 2 * settings.max_order)]
     for hyp, refs in zip(hyp_tokens, ref_tokens):
-        _count(hyp, refs, max_order, nltk_totals, stats)
-    return BleuStats(stats[2:2 + max_order], stats[2 + max_order:], stats[0], stats[1])
+        if per_sentence:
+            rows.append([0] * (2 + 2 * order))
+        _count(hyp, refs, order, settings.nltk_totals, rows[-1])
+    return rows
 
 
-def corpus_stats(hypotheses: Sequence[str | Sequence[str]], references: Sequence[Sequence[str | Sequence[str]]], *,
-                 max_order: int = 4, tokenize: str = "13a", lowercase: bool = False,
-                 nltk_totals: bool = False) -> BleuStats:
+def _corpus_stats(hypotheses, references, settings: BleuSettings, texts: bool) -> BleuStats:
+    (stats,), order = _counted(hypotheses, references, settings, texts, per_sentence=False), settings.max_order
+    return BleuStats(stats[2:2 + order], stats[2 + order:], stats[0], stats[1])
+
+
+def corpus_stats(hypotheses: Sequence[str | Sequence[str]], references: Sequence[Sequence[str | Sequence[str]]],
+                 settings: BleuSettings | None = None, **options: object) -> BleuStats:
     """The sum of the sentence statistics of a corpus (see ``sentence_stats``).
 
     >>> corpus_stats([["a", "b"]], [[["a", "c"]]], max_order=2)
     BleuStats(matches=(1, 0), totals=(2, 1), hyp_len=2, ref_len=2)
     """
-    check_max_order(max_order)
-    texts = _corpus_shape(hypotheses, references, tokenize)[1]
-    return _counted(hypotheses, references, max_order, tokenize, lowercase, nltk_totals, texts)
+    settings = BleuSettings.of(settings, **options)
+    return _corpus_stats(hypotheses, references, settings, _corpus_shape(hypotheses, references)[1])
 
 
-def sentence_stats(hypothesis: str | Sequence[str], references: Sequence[str | Sequence[str]], *, max_order: int = 4,
-                   tokenize: str = "13a", lowercase: bool = False, nltk_totals: bool = False) -> BleuStats:
+def sentence_stats(hypothesis: str | Sequence[str], references: Sequence[str | Sequence[str]],
+                   settings: BleuSettings | None = None, **options: object) -> BleuStats:
     """Clipped matches and totals per order, c and r, for one hypothesis.
 
     matches_n = sum over hypothesis n-grams g of min(count(g), max_j count_in_ref_j(g));
     totals_n = max(0, c - n + 1), or max(1, c - n + 1) with ``nltk_totals`` (nltk's
     convention). Strings are tokenized with ``tokenize``; token lists are used as is.
-    ``lowercase`` lowercases both before anything else.
+    ``lowercase`` lowercases both before anything else. The settings that count are those four
+    and ``max_order``, of a ``BleuSettings`` or given as keyword arguments (``options``).
 
     >>> sentence_stats("我 是 一位 老师".split(), [["我", "是", "一个", "学生"]], max_order=2)
     BleuStats(matches=(2, 1), totals=(4, 3), hyp_len=4, ref_len=4)
     """
-    return corpus_stats([hypothesis], _one_sentence(references), max_order=max_order, tokenize=tokenize,
-                        lowercase=lowercase, nltk_totals=nltk_totals)
+    return corpus_stats([hypothesis], _one_sentence(references), settings, **options)
+
+
+def sentence_stats_matrix(hypotheses: Sequence[str | Sequence[str]],
+                          references: Sequence[Sequence[str | Sequence[str]]], settings: BleuSettings | None = None,
+                          **options: object) -> np.ndarray:
+    """``sentence_stats`` of every sentence of a corpus as an int64 matrix, one row per sentence, in
+    sacrebleu's column order c, r, matches_1..matches_N, totals_1..totals_N (``stats_matrix``'s):
+    what the paired bootstrap resamples. Summing the rows gives ``corpus_stats``.
+
+    Introduced in notebooks/06_bleu.ipynb, section "Going further: Is A better than B?".
+
+    >>> sentence_stats_matrix(["a b c", "a b"], [["a b c"], ["a c"]], max_order=2)
+    array([[3, 3, 3, 2, 3, 2],
+           [2, 2, 1, 0, 2, 1]])
+    """
+    settings = BleuSettings.of(settings, **options)
+    texts = _corpus_shape(hypotheses, references)[1]
+    return np.array(_counted(hypotheses, references, settings, texts, per_sentence=True), dtype=np.int64)
 
 
 class NgramRow(NamedTuple):
@@ -358,22 +316,22 @@ class NgramRow(NamedTuple):
     clip_ref: int | None  # the reference with the most copies (first on ties); None if in none
 
 
-def ngram_table(hypothesis: str | Sequence[str], references: Sequence[str | Sequence[str]], *, max_order: int = 4,
-                tokenize: str = "13a", lowercase: bool = False) -> list[NgramRow]:
-    """Every distinct hypothesis n-gram, order by order, in order of first appearance.
+def ngram_matches(hypothesis: str | Sequence[str], references: Sequence[str | Sequence[str]],
+                  settings: BleuSettings | None = None, **options: object) -> list[NgramRow]:
+    """How each distinct hypothesis n-gram matches: its count, its count in each reference and its
+    clipped count min(count, max ref count), order by order, in order of first appearance.
 
     Summed over the rows of order n, ``clipped_count`` and ``count`` give the
     ``matches`` and ``totals`` of ``sentence_stats``.
 
-    >>> ngram_table(["a", "a"], [["a", "b"], ["a", "a"]], max_order=1)
+    >>> ngram_matches(["a", "a"], [["a", "b"], ["a", "a"]], max_order=1)
     [NgramRow(order=1, ngram=('a',), count=2, ref_counts=(1, 2), clipped_count=2, clip_ref=1)]
     """
-    check_max_order(max_order)
+    settings = BleuSettings.of(settings, **options)
     references = _one_sentence(references)
-    texts = _corpus_shape([hypothesis], references, tokenize)[1]
-    (hyp,), (refs,) = _tokenized([hypothesis], references, tokenize, lowercase, texts)
+    (hyp,), (refs,) = _tokenized([hypothesis], references, settings, _corpus_shape([hypothesis], references)[1])
     rows = []
-    for n in range(1, max_order + 1):
+    for n in range(1, settings.max_order + 1):
         ref_counters = [Counter(zip(*(ref[i:] for i in range(n)))) for ref in refs]
         for ngram, count in Counter(zip(*(hyp[i:] for i in range(n)))).items():
             ref_counts = tuple(counter[ngram] for counter in ref_counters)
@@ -426,10 +384,8 @@ class BleuResult:
                 f"c = {self.stats.hyp_len}, r = {self.stats.ref_len}) {self.signature}")
 
 
-def bleu_from_stats(stats: BleuStats, *, weights: Sequence[float] | str | None = None,
-                    smooth_method: str = "none", smooth_value: float | None = None, effective_order: bool = False,
-                    nrefs: int | str = 1, tokenize: str = "13a", lowercase: bool = False,
-                    nltk_totals: bool = False) -> BleuResult:
+def bleu_from_stats(stats: BleuStats, settings: BleuSettings | None = None, *, nrefs: int | str = 1,
+                    **options: object) -> BleuResult:
     """BLEU = BP * exp(sum_n w_n log p_n) from statistics, smoothed as in sacrebleu.
 
     An order without a match gets p_n = 0 with "none" (score 0), k / total_n with
@@ -439,10 +395,12 @@ def bleu_from_stats(stats: BleuStats, *, weights: Sequence[float] | str | None =
     hypothesis n-gram gives 0 unless ``effective_order`` drops it and shares its
     weight among the kept orders in proportion. Orders of weight 0 never count.
 
-    ``nrefs`` (an int or "var"), ``tokenize`` (or "pretokenized"), ``lowercase`` and
-    ``nltk_totals`` say how ``stats`` were counted, which statistics cannot tell: they
-    change no number here, only the signature. The defaults are ``corpus_stats``'s on
-    strings with one reference each.
+    The settings are a ``BleuSettings`` (or a ``BLEU``), or its keyword arguments (``options``:
+    ``weights``, ``smooth_method``, ``smooth_value``, ``effective_order``, ...), the max order
+    that of ``stats``. ``nrefs`` (an int or "var"), ``tokenize`` (or "pretokenized"),
+    ``lowercase`` and ``nltk_totals`` say how ``stats`` were counted, which statistics cannot
+    tell: they change no number here, only the signature. The defaults are ``corpus_stats``'s
+    on strings with one reference each.
 
     >>> result = bleu_from_stats(BleuStats((5, 2), (7, 5), 7, 8), nrefs="var", tokenize="pretokenized")
     >>> round(result.score, 5), result.signature.format(short=True).split("|")[:4]
@@ -450,21 +408,68 @@ def bleu_from_stats(stats: BleuStats, *, weights: Sequence[float] | str | None =
     """
     if not isinstance(stats, BleuStats):
         raise TypeError(f"stats must be a BleuStats, got {type(stats).__name__}")
-    signature = BleuSignature(nrefs=nrefs, tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method,
-                              smooth_value=smooth_value, effective_order=effective_order,
-                              max_order=stats.max_order, weights=weights, nltk_totals=nltk_totals)
-    return _combine(stats, signature)
+    pretokenized = options.get("tokenize") == PRETOKENIZED
+    if pretokenized:
+        options = {name: value for name, value in options.items() if name != "tokenize"}
+    if settings is None:
+        options.setdefault("max_order", stats.max_order)
+    settings = BleuSettings.of(settings, **options)
+    if settings.max_order != stats.max_order:
+        raise ValueError(f"stats are of max order {stats.max_order} but max_order is {settings.max_order}")
+    return _combine(stats, settings.signature(nrefs, pretokenized=pretokenized))
+
+
+def corpus_bleu(hypotheses: Sequence[str | Sequence[str]], references: Sequence[Sequence[str | Sequence[str]]],
+                settings: BleuSettings | None = None, **options: object) -> BleuResult:
+    """Corpus BLEU: every sentence's matches, totals, c and r added up, then combined once
+    (``BLEU(**options).corpus_score`` is the same).
+
+    ``hypotheses[i]``: a string or a token list; ``references[i]``: the list of its references,
+    of the same kind (from sacrebleu's streams: ``references_from_streams``). Strings are
+    tokenized with ``tokenize``, token lists used as they are (the signature then says
+    "tok:pretokenized"); ``lowercase`` applies to both, as in sacrebleu. The settings are a
+    ``BleuSettings`` (or a ``BLEU``) or its keyword arguments (``options``: ``max_order``,
+    ``weights``, ``smooth_method``, ...; see ``BleuSettings``), checked once; see
+    ``bleu_from_stats`` for smoothing, ``BleuSignature`` for the signature.
+
+    >>> hyps = ["我 是 一位 老师".split(), "跟我 学 深度学习".split()]
+    >>> refs = [[["我", "是", "一个", "学生"], ["我", "是", "一位", "学生", "。"]],
+    ...         [["跟我", "一起", "学", "机器学习"]]]
+    >>> result = corpus_bleu(hyps, refs, max_order=2)
+    >>> round(result.score, 5), result.stats
+    (0.46337, BleuStats(matches=(5, 2), totals=(7, 5), hyp_len=7, ref_len=8))
+    """
+    settings = BleuSettings.of(settings, **options)
+    nrefs, texts = _corpus_shape(hypotheses, references)
+    signature = settings.signature(nrefs, pretokenized=not texts)
+    return _combine(_corpus_stats(hypotheses, references, settings, texts), signature)
+
+
+def sentence_bleu(hypothesis: str | Sequence[str], references: Sequence[str | Sequence[str]],
+                  settings: BleuSettings | None = None, **options: object) -> BleuResult:
+    """BLEU of one hypothesis against the list of its references: exactly
+    ``corpus_bleu([hypothesis], [references], settings, **options)``.
+
+    Same defaults as ``corpus_bleu``; sacrebleu's ``sentence_bleu`` defaults to
+    smooth_method="exp" and effective_order=True instead.
+
+    >>> round(sentence_bleu("我 是 一位 老师", ["我 是 一个 学生"], max_order=2).score, 4)
+    0.4082
+    """
+    return corpus_bleu([hypothesis], _one_sentence(references), settings, **options)
 
 
 def _combine(stats: BleuStats, signature: BleuSignature) -> BleuResult:
-    order, weights, smooth_method = stats.max_order, signature.weights, signature.smooth_method
+    settings = signature.settings
+    order, weights, smooth_method = stats.max_order, settings.weight_values, settings.smooth_method
+    k = settings.smooth_value_used
     bp = brevity_penalty(stats.hyp_len, stats.ref_len)
     precisions, used = [0.0] * order, [0.0] * order
     kept, halvings = 0, 0
     if any(stats.matches):
         for n, (matches, total) in enumerate(zip(stats.matches, stats.totals)):
             if smooth_method == "add-k" and n > 0:
-                matches, total = matches + signature.smooth_value, total + signature.smooth_value
+                matches, total = matches + k, total + k
             if total == 0:
                 break  # the hypothesis is too short for this order and all higher ones
             kept = n + 1
@@ -474,10 +479,10 @@ def _combine(stats: BleuStats, signature: BleuSignature) -> BleuResult:
                 halvings += 1
                 precisions[n] = 1.0 / (2 ** halvings * total)
             elif smooth_method == "floor":
-                precisions[n] = signature.smooth_value / total
+                precisions[n] = k / total
     kept_weight = sum(weights[:kept])
-    if kept_weight > 0 and (signature.effective_order or not any(weights[kept:])):
-        scale = sum(weights) / kept_weight if signature.effective_order else 1.0
+    if kept_weight > 0 and (settings.effective_order or not any(weights[kept:])):
+        scale = sum(weights) / kept_weight if settings.effective_order else 1.0
         used[:kept] = [weight * scale for weight in weights[:kept]]
     weighted = [(w, p) for w, p in zip(used, precisions) if w > 0]
     if not weighted or bp == 0 or any(p == 0 for _, p in weighted):

@@ -1,26 +1,38 @@
-"""The settings of a BLEU computation, checked once, and the signature that states them.
+"""BLEU's settings in one object, checked once, the tokenizers they name, and the signature that states them.
 
-``lmcore.bleu`` builds one ``BleuSignature`` per score from the arguments it was given and keeps
-it on the result; its ``str`` is what to print next to a BLEU score so that others can reproduce
-it. Everything here is exported by ``lmcore.bleu``.
+``BleuSettings`` holds the eight settings that change a BLEU score and checks them when it is
+made, with ``lmcore.checks``: ``BLEU`` is a ``BleuSettings`` with the methods that score, and
+the one-call functions (``corpus_bleu``, ``sentence_bleu``, ``bleu_from_stats``, ...) take one
+or build one from their keyword arguments; nothing checks the settings again. ``TOKENIZERS``
+names sacrebleu's tokenizers, and ``_tokenizer`` loads their classes (sacrebleu is needed only
+to tokenize strings). ``settings.signature(nrefs)`` is the ``BleuSignature`` that a result
+keeps; its ``str`` is what to print next to a BLEU score so that others can reproduce it.
+Everything here is exported by ``lmcore.bleu``.
 """
 
 from __future__ import annotations
 
-import math
-import numbers
+import dataclasses
+import os
+import re
+import sys
+import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
 
 from lmcore import __version__
-from lmcore.checks import check_int
+from lmcore.checks import check_bool, check_int, check_number, check_weights
 
-__all__ = ["SMOOTHING_DEFAULTS", "TOKENIZERS", "BleuSignature", "check_max_order", "check_flag"]
+__all__ = ["SMOOTHING_DEFAULTS", "TOKENIZERS", "bleu_tokens", "BleuSettings", "BleuSignature"]
 
 # sacrebleu's defaults, from Chen & Cherry (2014).
 SMOOTHING_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+# sacrebleu's tokenizers, whose classes _tokenizer loads, then "none": whitespace only.
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 PRETOKENIZED = "pretokenized"  # the tokenizer named in the signature when token lists are given
-
 
 # The largest max order BLEU takes: each score lists a weight and a precision per order, so a
 # max order of a billion would be a billion of each (4 is the standard; no sentence has n-grams
@@ -28,89 +40,172 @@ PRETOKENIZED = "pretokenized"  # the tokenizer named in the signature when token
 _MAX_ORDER_LIMIT = 1000
 
 
-def check_max_order(max_order: object) -> None:
-    """Raise TypeError unless ``max_order`` is an int, ValueError unless it is between 1 and 1000
-    (a score lists a weight and a precision per order; 4 is the standard).
+@cache
+def _tokenizer(tokenize: str):
+    """sacrebleu's tokenizer ``tokenize`` (one of ``TOKENIZERS``), made once; None for "none"."""
+    if tokenize not in TOKENIZERS:
+        raise ValueError(f"tokenize must be one of {TOKENIZERS}, got {tokenize!r}")
+    if tokenize == "none":
+        return None  # splitting on whitespace needs no sacrebleu
+    try:
+        from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+        from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
+        from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+        from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+    except ImportError as error:
+        raise ImportError(f"tokenize={tokenize!r} uses sacrebleu's tokenizer: pip install sacrebleu "
+                          "(or pass pre-tokenized lists of strings)") from error
+    classes = {"13a": Tokenizer13a, "intl": TokenizerV14International, "zh": TokenizerZh, "char": TokenizerChar}
+    return classes[tokenize]()
 
-    >>> check_max_order(4)
+
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{3,}")
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # lmcore/: a warning skips its frames
+
+
+def _tokenize_text(text: str, tokenize: str) -> tuple[list[str], bool]:
+    """The tokens of ``text``, and whether it looks like unspaced Chinese read as one token."""
+    tokenizer = _tokenizer(tokenize)
+    line = text.rstrip()
+    tokens = (tokenizer(line) if tokenizer else line).split()
+    unspaced = tokenize not in ("zh", "char") and len(line.split()) == 1 and _CJK_RUN.search(line) is not None
+    return tokens, unspaced
+
+
+def _warn_unspaced(example: str, tokenize: str) -> None:
+    # the warning points at the first caller outside lmcore, however deep inside lmcore we are
+    frame, level = sys._getframe(0), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR + os.sep):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(f"{example!r} has Chinese characters but no spaces, so tokenize={tokenize!r} "
+                  "reads it as a single token; use tokenize='zh' or 'char', or pass token lists",
+                  stacklevel=level)
+
+
+def bleu_tokens(text: str, tokenize: str = "13a") -> list[str]:
+    """Split ``text`` into tokens exactly as sacrebleu does before counting n-grams.
+
+    ``tokenize``: sacrebleu's "13a" (its default), "intl", "zh", "char", or "none"
+    (whitespace only). The text is right-stripped first, as in sacrebleu.
+
+    >>> bleu_tokens("Hello, world!")
+    ['Hello', ',', 'world', '!']
     """
-    if isinstance(max_order, bool) or not isinstance(max_order, int):
-        raise TypeError(f"max_order must be an int, got {type(max_order).__name__}")
-    if max_order < 1:
-        raise ValueError(f"max_order must be >= 1, got {max_order}")
-    if max_order > _MAX_ORDER_LIMIT:
-        raise ValueError(f"max_order must be at most {_MAX_ORDER_LIMIT} (BLEU's standard is 4), got {max_order}")
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    tokens, unspaced = _tokenize_text(text, tokenize)
+    if unspaced:
+        _warn_unspaced(text, tokenize)
+    return tokens
 
 
-def check_flag(name: str, value: object) -> bool:
-    """``value`` as a bool; TypeError naming ``name`` unless it is True or False (numpy's too).
-
-    >>> check_flag("lowercase", True)
-    True
-    """
-    if value not in (True, False):  # "no" or None would otherwise count as a setting silently
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
+def _weight_values(weights: Sequence[float] | str | None, max_order: int) -> tuple[float, ...]:
+    """Checked weights as floats: None or "uniform" give 1/N each, "halving" 1/2^n."""
+    if weights is None or weights == "uniform":
+        return (1.0 / max_order,) * max_order
+    if weights == "halving":
+        return tuple(0.5 ** n for n in range(1, max_order + 1))
+    return weights
 
 
-def _resolve_weights(weights, max_order: int) -> tuple[float, ...]:
-    """The weights as floats: None or "uniform" give 1/N each, "halving" 1/2^n."""
+def _checked_weights(weights: object, max_order: int) -> Sequence[float] | str | None:
+    """``weights`` if None, "uniform" or "halving", else as a tuple of ``max_order`` floats >= 0, not all 0."""
     if weights is None or isinstance(weights, str):
-        if weights in (None, "uniform"):
-            return (1.0 / max_order,) * max_order
-        if weights == "halving":
-            return tuple(0.5 ** n for n in range(1, max_order + 1))
-        raise ValueError(f"weights must be 'uniform', 'halving' or numbers, got {weights!r}")
-    if isinstance(weights, numbers.Number) or not hasattr(weights, "__len__"):
+        if weights not in (None, "uniform", "halving"):
+            raise ValueError(f"weights must be 'uniform', 'halving' or numbers, got {weights!r}")
+        return weights
+    if not isinstance(weights, (Sequence, np.ndarray)):  # not a number, a dict or a set
         raise TypeError(f"weights must be 'uniform', 'halving' or a sequence of numbers, got {weights!r}")
     if len(weights) != max_order:
         raise ValueError(f"weights has {len(weights)} entries but max_order is {max_order}")
-    for n, weight in enumerate(weights):
-        if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
-            raise TypeError(f"weights[{n}] must be a number, got {type(weight).__name__}")
-        if not 0 <= _float(weight) < math.inf:
-            raise ValueError(f"weights[{n}] is {weight}; weights must be finite and >= 0")
-    if not any(weights):
+    values = check_weights(weights, "weights")
+    if not values.any():
         raise ValueError("weights are all zero")
-    return tuple(map(float, weights))
+    return tuple(values.tolist())
 
 
-def _float(value: numbers.Real) -> float:
-    """``value`` as a float; an int beyond a float's range is ±inf (then refused as infinite)."""
-    try:
-        return float(value)
-    except OverflowError:
-        return math.inf if value > 0 else -math.inf
+@dataclass(frozen=True, kw_only=True)
+class BleuSettings:
+    """The eight settings that change a BLEU score, checked once, when the object is made.
 
+        BLEU = BP * exp(sum_n w_n log p_n),  n = 1..N,  p_n = clipped matches_n / totals_n
 
-def _check_settings(*, tokenize: str, lowercase: bool, smooth_method: str, smooth_value: float | None,
-                    effective_order: bool, max_order: int, weights, nltk_totals: bool,
-                    tokenizers: tuple[str, ...] = TOKENIZERS) -> dict:
-    """BLEU's settings checked, as a dict of the values to use: flags as bools, ``weights`` as
-    floats, ``smooth_value`` with its default filled in. ValueError or TypeError naming the
-    setting otherwise. The one place where the settings are checked: ``BleuSignature`` and
-    ``BLEU`` both call it.
+    ``max_order`` (N, 1 to 1000), ``weights`` (w_n: None or "uniform": 1/N each; "halving":
+    1/2^n; or N numbers >= 0, kept as a tuple of floats), ``smooth_method`` ("none", "floor",
+    "add-k", "exp") and ``smooth_value`` (for "floor" and "add-k"; None: 0.1 and 1),
+    ``effective_order``, ``tokenize`` ("13a", "intl", "zh", "char", "none"; strings only),
+    ``lowercase`` and ``nltk_totals``. A bad one raises ValueError or TypeError naming it; the
+    flags must be True or False (numpy's too), not 1 or "yes". ``weight_values`` and
+    ``smooth_value_used`` are the numbers the score uses.
 
-    >>> _check_settings(tokenize="13a", lowercase=False, smooth_method="floor", smooth_value=None,
-    ...                 effective_order=False, max_order=2, weights="halving", nltk_totals=False)["weights"]
-    (0.5, 0.25)
+    >>> settings = BleuSettings(max_order=2, weights="halving", smooth_method="floor")
+    >>> settings.weight_values, settings.smooth_value_used
+    ((0.5, 0.25), 0.1)
+    >>> BleuSettings(smooth_method="floor", smooth_value=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: smooth_value must be at least 0, got -1
     """
-    if tokenize not in tokenizers:
-        raise ValueError(f"tokenize must be one of {tokenizers}, got {tokenize!r}")
-    flags = {name: check_flag(name, value) for name, value in
-             (("lowercase", lowercase), ("effective_order", effective_order), ("nltk_totals", nltk_totals))}
-    check_max_order(max_order)
-    resolved_weights = _resolve_weights(weights, max_order)
-    if not isinstance(smooth_method, str) or smooth_method not in SMOOTHING_DEFAULTS:
-        raise ValueError(f"smooth_method must be one of {tuple(SMOOTHING_DEFAULTS)}, got {smooth_method!r}")
-    default, value = SMOOTHING_DEFAULTS[smooth_method], smooth_value
-    if value is not None and default is None:
-        raise ValueError(f"smooth_value is only used by 'floor' and 'add-k', not {smooth_method!r}")
-    if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Real)
-                              or not 0 <= _float(value) < math.inf):
-        raise ValueError(f"smooth_value must be a finite number >= 0, got {value!r}")
-    return {**flags, "weights": resolved_weights,
-            "smooth_value": None if default is None else float(default if value is None else value)}
+
+    max_order: int = 4
+    weights: Sequence[float] | str | None = None
+    smooth_method: str = "none"
+    smooth_value: float | None = None
+    effective_order: bool = False
+    tokenize: str = "13a"
+    lowercase: bool = False
+    nltk_totals: bool = False
+
+    def __post_init__(self) -> None:
+        checked = {"max_order": check_int(self.max_order, "max_order", maximum=_MAX_ORDER_LIMIT,
+                                          maximum_label=f"{_MAX_ORDER_LIMIT} (BLEU's standard is 4)")}
+        checked["weights"] = _checked_weights(self.weights, checked["max_order"])
+        if not isinstance(self.smooth_method, str) or self.smooth_method not in SMOOTHING_DEFAULTS:
+            raise ValueError(f"smooth_method must be one of {tuple(SMOOTHING_DEFAULTS)}, got {self.smooth_method!r}")
+        if self.smooth_value is not None:
+            if SMOOTHING_DEFAULTS[self.smooth_method] is None:
+                raise ValueError(f"smooth_value is only used by 'floor' and 'add-k', not {self.smooth_method!r}")
+            check_number(self.smooth_value, "smooth_value", low=0)
+        if self.tokenize not in TOKENIZERS:  # "pretokenized" is what a signature says of token lists
+            raise ValueError(f"tokenize must be one of {TOKENIZERS}, got {self.tokenize!r}")
+        for name in ("effective_order", "lowercase", "nltk_totals"):
+            checked[name] = check_bool(getattr(self, name), name)
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)  # frozen: fields are normalized here and only here
+
+    @classmethod
+    def of(cls, settings: BleuSettings | None = None, **options: object) -> BleuSettings:
+        """``settings`` (checked when it was made; a ``BLEU`` is one) with ``options`` changed, or
+        ``BleuSettings(**options)``: what a one-call function scores with.
+
+        >>> BleuSettings.of(BleuSettings(max_order=2), lowercase=True) == BleuSettings(max_order=2, lowercase=True)
+        True
+        """
+        if settings is None:
+            return cls(**options)
+        if not isinstance(settings, BleuSettings):
+            raise TypeError(f"settings must be a BleuSettings (a BLEU is one), got {type(settings).__name__}")
+        return dataclasses.replace(settings, **options) if options else settings
+
+    @property
+    def weight_values(self) -> tuple[float, ...]:
+        """The weights w_1..w_N as floats."""
+        return _weight_values(self.weights, self.max_order)
+
+    @property
+    def smooth_value_used(self) -> float | None:
+        """The smoothing constant of "floor" or "add-k" (its default if ``smooth_value`` is None), else None."""
+        default = SMOOTHING_DEFAULTS[self.smooth_method]
+        return None if default is None else float(default if self.smooth_value is None else self.smooth_value)
+
+    def signature(self, nrefs: int | str = 1, *, pretokenized: bool = False) -> BleuSignature:
+        """The ``BleuSignature`` of a score with these settings on ``nrefs`` references per
+        hypothesis ("var" if that varies), of token lists if ``pretokenized``.
+
+        >>> print(BleuSettings(tokenize="zh").signature(2).format(short=True))  # doctest: +ELLIPSIS
+        #:2|c:mixed|e:no|tok:zh|s:none|N:4|w:uniform|v:lmcore-...
+        """
+        return BleuSignature(settings=self, nrefs=nrefs, pretokenized=pretokenized)
 
 
 def _number(value: float) -> str:
@@ -124,63 +219,63 @@ _KEYS = (("nrefs", "#"), ("case", "c"), ("eff", "e"), ("tok", "tok"), ("smooth",
          ("max_order", "N"), ("weights", "w"), ("totals", "tot"), ("version", "v"))
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)  # __eq__ and __hash__ are its own, below
 class BleuSignature:
-    """Every setting that changes a BLEU score, as ``key:value`` fields joined by "|".
+    """Every setting that changes a BLEU score, as ``key:value`` fields joined by "|": the
+    ``settings`` (a ``BleuSettings``), on ``nrefs`` references per hypothesis, of token lists if
+    ``pretokenized``, by this version of lmcore. ``settings.signature(nrefs)`` makes one.
 
     ``str(signature)`` is the full form, ``signature.format(short=True)`` the short one. The
     fields are sacrebleu's, with its names, short names and order: nrefs (``#``; "var" when
     hypotheses have different numbers of references), case (``c``: "mixed" or "lc"), eff (``e``:
-    effective order), tok, smooth (``s``, with its value in brackets). Then come the two that
-    sacrebleu leaves out, max_order (``N``) and weights (``w``: "uniform", "halving" or the
-    numbers), then "totals:nltk" only with ``nltk_totals``, and last the version, written
-    "lmcore-<version>" so that the string is never taken for sacrebleu's. Numbers are written
-    in full: "floor[0.1]" where sacrebleu rounds to "floor[0.10]".
+    effective order), tok ("pretokenized" for token lists), smooth (``s``, with its value in
+    brackets). Then come the two that sacrebleu leaves out, max_order (``N``) and weights
+    (``w``: "uniform", "halving" or the numbers), then "totals:nltk" only with ``nltk_totals``,
+    and last the version, written "lmcore-<version>" so that the string is never taken for
+    sacrebleu's. Numbers are written in full: "floor[0.1]" where sacrebleu rounds to
+    "floor[0.10]". Two signatures are equal when they read the same, so the same settings
+    spelled differently (weights=None or "uniform") give equal signatures with equal hashes.
 
-    The arguments are ``corpus_bleu``'s, checked as there (``tokenize`` may also be
-    "pretokenized", for token lists); ``weights`` and ``smooth_value`` are kept as the numbers
-    used, so the same settings spelled differently give equal signatures with equal hashes.
-
-    >>> signature = BleuSignature(nrefs=2, smooth_method="floor")
+    >>> signature = BleuSettings(smooth_method="floor").signature(2)
     >>> print(signature)  # doctest: +ELLIPSIS
     nrefs:2|case:mixed|eff:no|tok:13a|smooth:floor[0.1]|max_order:4|weights:uniform|version:lmcore-...
     >>> print(signature.format(short=True))  # doctest: +ELLIPSIS
     #:2|c:mixed|e:no|tok:13a|s:floor[0.1]|N:4|w:uniform|v:lmcore-...
     """
 
+    settings: BleuSettings = field(default_factory=BleuSettings)
     nrefs: int | str = 1
-    tokenize: str = "13a"
-    lowercase: bool = False
-    smooth_method: str = "none"
-    smooth_value: float | None = None
-    effective_order: bool = False
-    max_order: int = 4
-    weights: tuple[float, ...] | str | None = None
-    nltk_totals: bool = False
+    pretokenized: bool = False
     version: str = field(default=__version__, init=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
+        if not isinstance(self.settings, BleuSettings):
+            raise TypeError(f"settings must be a BleuSettings, got {type(self.settings).__name__}")
         if self.nrefs != "var":
             object.__setattr__(self, "nrefs", check_int(self.nrefs, "nrefs"))
-        checked = _check_settings(tokenize=self.tokenize, lowercase=self.lowercase, smooth_method=self.smooth_method,
-                                  smooth_value=self.smooth_value, effective_order=self.effective_order,
-                                  max_order=self.max_order, weights=self.weights, nltk_totals=self.nltk_totals,
-                                  tokenizers=TOKENIZERS + (PRETOKENIZED,))
-        for name, value in checked.items():
-            object.__setattr__(self, name, value)  # frozen: fields are normalized here and only here
+        object.__setattr__(self, "pretokenized", check_bool(self.pretokenized, "pretokenized"))
 
     def format(self, short: bool = False) -> str:
         """The fields as ``key:value`` joined by "|"; the short keys if ``short``."""
-        weights = next((name for name in ("uniform", "halving")
-                        if self.weights == _resolve_weights(name, self.max_order)),
-                       ",".join(map(_number, self.weights)))
-        smooth_value = "" if self.smooth_value is None else f"[{_number(self.smooth_value)}]"
-        values = {"nrefs": self.nrefs, "case": "lc" if self.lowercase else "mixed",
-                  "eff": "yes" if self.effective_order else "no", "tok": self.tokenize,
-                  "smooth": self.smooth_method + smooth_value, "max_order": self.max_order, "weights": weights,
-                  "totals": "nltk" if self.nltk_totals else None, "version": f"lmcore-{self.version}"}
+        settings = self.settings
+        weights = settings.weight_values
+        named = next((name for name in ("uniform", "halving") if weights == _weight_values(name, settings.max_order)),
+                     ",".join(map(_number, weights)))
+        smooth_value = settings.smooth_value_used
+        values = {"nrefs": self.nrefs, "case": "lc" if settings.lowercase else "mixed",
+                  "eff": "yes" if settings.effective_order else "no",
+                  "tok": PRETOKENIZED if self.pretokenized else settings.tokenize,
+                  "smooth": settings.smooth_method + ("" if smooth_value is None else f"[{_number(smooth_value)}]"),
+                  "max_order": settings.max_order, "weights": named,
+                  "totals": "nltk" if settings.nltk_totals else None, "version": f"lmcore-{self.version}"}
         return "|".join(f"{short_key if short else key}:{values[key]}"
                         for key, short_key in _KEYS if values[key] is not None)
 
     def __str__(self) -> str:
         return self.format()
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == str(other) if isinstance(other, BleuSignature) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))

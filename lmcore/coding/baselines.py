@@ -8,8 +8,8 @@ import bz2
 import gzip
 import lzma
 
-from lmcore.checks import check_sentences, check_str
 from lmcore.lm import Sentences
+from lmcore.text import join_tokens
 
 __all__ = ["join_text", "compressed_sizes"]
 
@@ -25,9 +25,7 @@ def join_text(sentences: Sentences, separator: str = " ") -> str:
     >>> join_text([["迈", "向"]], separator="")
     '迈向'
     """
-    separator = check_str(separator, "separator")
-    sentences = check_sentences(sentences, "sentences", allow_empty=True)
-    return "\n".join(separator.join(sentence) for sentence in sentences)
+    return "\n".join(join_tokens(sentences, separator))
 
 
 def compressed_sizes(data: bytes) -> dict[str, int]:

@@ -45,8 +45,8 @@ import numpy as np
 from lmcore.checks import check_sentences
 from lmcore.coding.container import _checksum, _many, _pack, _unpack
 from lmcore.coding.levels import CODE_POINTS, METHODS, Predictor, check_coding_model
-from lmcore.lm import LanguageModel, Sentences
-from lmcore.ngram import KneserNey, flatten_sentences
+from lmcore.lm import LanguageModel, Sentences, flatten_sentences
+from lmcore.ngram import KneserNey
 from lmcore.text import EOS_ID, UNK_ID, Vocabulary
 
 __all__ = ["CodedText", "fit_speller", "Coder", "encode", "decode", "surprisal_bits"]
@@ -173,8 +173,9 @@ class Coder:
         self.model, self.speller, self.method = model, speller, method
         try:  # imported here, so that the rest of lmcore (and the explorers) work without it
             import constriction
-        except ImportError:
-            raise ImportError("lmcore.coding.Coder needs the constriction library: pip install constriction") from None
+        except (ImportError, OSError) as error:  # OSError: a wheel whose native library cannot load
+            raise ImportError("lmcore.coding.Coder needs the constriction package (chapter 3, "
+                              "notebooks/03_cross_entropy.ipynb): pip install constriction") from error
         self._queue = constriction.stream.queue
         self._family = constriction.stream.model.Categorical(perfect=False)
         self._code_point = constriction.stream.model.Uniform(CODE_POINTS)
@@ -317,14 +318,14 @@ class Coder:
 
     def _read_word(self, decoder, read) -> str:
         chars: list[str] = []
-        history: list[int] = []
+        spelled: list[int] = []
         spelling, tokens = self.spelling, self.speller.vocab.tokens
         while True:  # read() ends a word that never ends
-            char_id = spelling.decode(spelling.context(history), read)
+            char_id = spelling.decode(spelling.context(spelled), read)
             if char_id == EOS_ID:
                 return "".join(chars)
             chars.append(chr(int(_take(decoder, self._code_point))) if char_id == UNK_ID else tokens[char_id])
-            history.append(char_id)
+            spelled.append(char_id)
 
 
 def _take(decoder, *model):

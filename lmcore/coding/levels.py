@@ -5,7 +5,8 @@ order: the token's share of the interval depends on the probabilities of all the
 before it. For a vocabulary of 12,000 words that is 12,000 probabilities per token;
 asking an n-gram model for all of them (``method="dense"``) costs about 10 ms per token.
 
-A Kneser-Ney model is a backoff model, which allows far less (``method="backoff"``):
+A model that backs off to its own lower orders (``model.backs_off``: Kneser-Ney) allows far
+less (``method="backoff"``):
 
     P(v | h) = β(h) · P(v | h')   for every v never seen after h in training,
 
@@ -29,8 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-from lmcore.lm import LanguageModel, check_language_model, check_model_probs
-from lmcore.ngram import KneserNey
+from lmcore.lm import LanguageModel, check_language_model, check_model_probs, model_context
 from lmcore.text import BOS_ID
 
 __all__ = ["CODE_POINTS", "METHODS", "Predictor", "check_coding_model"]
@@ -62,9 +62,10 @@ def check_coding_model(model: object, name: str) -> None:
 class Predictor:
     """The coding rows of one model: :meth:`rows` to encode a token, :meth:`decode` to get it back.
 
-    ``method``: ``"backoff"`` (levels, for a Kneser-Ney model), ``"dense"`` (the whole
-    distribution, any :class:`lmcore.lm.LanguageModel`: n-gram, ARPA or neural) or ``"auto"``
-    (backoff for Kneser-Ney, dense otherwise).
+    ``method``: ``"backoff"`` (levels, for a model fitted on counts that backs off to its own
+    lower orders: Kneser-Ney), ``"dense"`` (the whole distribution, any
+    :class:`lmcore.lm.LanguageModel`: n-gram, ARPA or neural) or ``"auto"`` (backoff for a model
+    whose ``backs_off`` is true, dense otherwise).
     A token's shares of its rows multiply to the model's probability of it:
 
     >>> from lmcore.ngram import KneserNey
@@ -83,12 +84,11 @@ class Predictor:
         if method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {method!r}")
         self.model = model
-        self.backoff = method == "backoff" or (method == "auto" and isinstance(model, KneserNey))
+        self.backoff = method == "backoff" or (method == "auto" and model.backs_off)
         if self.backoff and getattr(model, "counts", None) is None:
             raise TypeError("method='backoff' needs a model's training counts (an n-gram model fitted with "
                             "lmcore.ngram): use method='dense'")
         self.order = model.context_length + 1
-        self.n_start = model.sentence_padding[0]
         self.base = len(model.vocab)
         self.outcomes = np.asarray(model.outcome_ids, dtype=np.int64)  # sorted vocabulary ids
         self.position = np.full(self.base, -1, dtype=np.int64)
@@ -107,13 +107,11 @@ class Predictor:
         return check_model_probs(self.model, self.model.id_probs(grams, np.full(ids.size, len(context))))
 
     def _compute(self, suffixes: Sequence[tuple[int, ...]]) -> None:
-        """Fill the cache for ``suffixes`` (distinct, not cached, none empty) with one call of the model."""
+        """Fill the cache for ``suffixes`` (distinct, not cached, none empty) with one call of the model:
+        the words seen after each (the model's counts say which), with their probabilities."""
         if len(suffixes) == 1:  # one history, as the decoder asks: the short way
             (suffix,) = suffixes
-            table = self.model.counts.tables[len(suffix)]
-            key = int(self.model.counts.history_keys(np.array([suffix], dtype=np.int64), len(suffix))[0])
-            first, last = np.searchsorted(table.keys, [key * self.base, (key + 1) * self.base])
-            ids = table.keys[first:last] % self.base
+            _, ids, _ = self.model.counts.continuations(np.array([suffix], dtype=np.int64))
             ids = ids[self.position[ids] >= 0]  # outcomes only (never <s>)
             probs = self._probs(suffix, ids)
             self.cache[suffix] = (ids, probs, float(probs.sum()))
@@ -121,18 +119,11 @@ class Predictor:
         grams, lengths, owners, counts = [], [], [], []
         for k in sorted({len(s) for s in suffixes}):
             group = [s for s in suffixes if len(s) == k]
-            table = self.model.counts.tables[k]
-            keys = self.model.counts.history_keys(np.array(group, dtype=np.int64).reshape(len(group), k), k)
-            first = np.searchsorted(table.keys, keys * self.base)
-            last = np.searchsorted(table.keys, (keys + 1) * self.base)
-            size = last - first
-            rows = np.repeat(first - np.cumsum(size) + size, size) + np.arange(int(size.sum()))
-            ids = table.keys[rows] % self.base
-            owner = np.repeat(np.arange(len(group)), size)
+            context = np.array(group, dtype=np.int64).reshape(len(group), k)
+            owner, ids, _ = self.model.counts.continuations(context)
             is_outcome = self.position[ids] >= 0  # never <s>
             ids, owner = ids[is_outcome], owner[is_outcome]
             block = np.full((ids.size, self.order), BOS_ID, dtype=np.int64)
-            context = np.array(group, dtype=np.int64).reshape(len(group), k)
             block[:, self.order - 1 - k : self.order - 1] = context[owner]
             block[:, -1] = ids
             grams.append(block)
@@ -165,12 +156,10 @@ class Predictor:
 
     # -- framing
 
-    def context(self, history: Sequence[int]) -> tuple[int, ...]:
-        """The ids the model conditions on after ``history`` (the sentence's ids so far), with ``<s>`` padding."""
-        if self.order == 1:
-            return ()
-        padded = [BOS_ID] * self.n_start + list(history)
-        return tuple(padded[max(0, len(padded) - (self.order - 1)) :])
+    def context(self, prefix: Sequence[int]) -> tuple[int, ...]:
+        """The ids the model conditions on after ``prefix`` (the sentence's ids so far), with ``<s>``
+        padding: :func:`lmcore.lm.model_context` of ids."""
+        return model_context(self.model, prefix, start=BOS_ID)
 
     # -- coding
 

@@ -41,7 +41,7 @@ from lmcore.coding import CODE_POINTS, fit_speller
 from lmcore.evaluate.scoring import PerplexityResult, _check_logprobs, evaluate
 from lmcore.i18n import display_width, pad, tr, translatable
 from lmcore.lm import LanguageModel, Sentences, check_language_model
-from lmcore.text import METASPACE, UNK_ID
+from lmcore.text import METASPACE, UNK_ID, join_tokens
 
 __all__ = ["UNITS", "texts", "characters", "count_characters", "spelling_bits", "UnitScore", "score_text",
            "per_character", "UnitTable", "unit_table"]
@@ -67,12 +67,8 @@ def texts(sentences: Sentences, unit: str, separator: str = " ") -> list[str]:
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
     check_str(separator, "separator")
-    sentences = _sentences(sentences)
-    if unit == "word":
-        return [separator.join(s) for s in sentences]
-    if unit == "char":
-        return ["".join(s) for s in sentences]
-    return ["".join(s).replace(METASPACE, " ").removeprefix(" ") for s in sentences]
+    joined = join_tokens(sentences, separator if unit == "word" else "")
+    return joined if unit != "bpe" else [text.replace(METASPACE, " ").removeprefix(" ") for text in joined]
 
 
 def characters(sentences: Sentences, separator: str = " ") -> list[list[str]]:

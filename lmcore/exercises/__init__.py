@@ -6,7 +6,8 @@ and, for the typical wrong answers (a natural log instead of log2, a forgotten
 notebook cell ending in a check shows the feedback; ``None`` means "not answered
 yet". One module per chapter (``chapter01``, ``chapter02``, ``chapter03``, ``chapter04``,
 ``chapter05``, ``chapter06``, ``chapter07``) and ``feedback`` (the
-:class:`Feedback` they return and the number and choice checks they share); this face
+:class:`Feedback` they return, and ``grade_number`` and ``grade_choice``, which grade an answer,
+and the precision most exercises ask for, ``SIG_DIGITS``); this face
 exports every check, so that a chapter writes ``from lmcore import exercises`` and calls
 ``exercises.check_...(answer)``.
 """
@@ -19,10 +20,10 @@ from lmcore.exercises.chapter04 import *  # noqa: F403  (re-exported)
 from lmcore.exercises.chapter05 import *  # noqa: F403
 from lmcore.exercises.chapter06 import *  # noqa: F403
 from lmcore.exercises.chapter07 import *  # noqa: F403
-from lmcore.exercises.feedback import Feedback, check_choice, check_number, unanswered
+from lmcore.exercises.feedback import SIG_DIGITS, Feedback, grade_choice, grade_number, unanswered
 
 __all__ = [
-    "unanswered", "Feedback", "check_choice", "check_number",
+    "unanswered", "Feedback", "grade_choice", "grade_number", "SIG_DIGITS",
     *chapter01.__all__,
     *chapter02.__all__,
     *chapter03.__all__,

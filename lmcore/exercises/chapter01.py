@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import math
 
-from lmcore.exercises.feedback import Feedback, check_choice, check_number, round_to
+from lmcore.exercises.feedback import SIG_DIGITS, Feedback, decimals_for, grade_choice, grade_number, round_to
 from lmcore.i18n import translatable
+from lmcore.shannon import PIZZA
 
 __all__ = [
-    "PIZZA_EXERCISE",
     "OLIVES_PROBABILITY",
     "check_olives_surprisal",
     "check_extra_bits",
@@ -36,11 +36,6 @@ __all__ = [
     "check_uniform_bits",
 ]
 
-SIGNIFICANT_DIGITS = 3
-
-#: The course's candidates for "I always order pizza with cheese and ___", with their probabilities.
-PIZZA_EXERCISE = {"mushrooms": 0.1, "pepperoni": 0.1, "anchovies": 0.01, "fried rice": 0.0001, "and": 1e-100}
-
 #: Exercise 1: the probability of "olives" in the pizza sentence. Not in the chapter's table, so that
 #: its surprisal is computed, not read off the printed ones.
 OLIVES_PROBABILITY = 0.03
@@ -50,12 +45,12 @@ _DECIMAL_LOG = translatable("with log10: that counts decimal digits; use log2 fo
 _SIGN = translatable("with the sign left out: surprisal is -log2 p, never negative.")
 
 
-def _check(answer: object, expected: float, mistakes: dict[float, str],
+def _grade(answer: object, expected: float, mistakes: dict[float, str],
            early_rounded: tuple[float, ...] = ()) -> Feedback:
-    """:func:`check_number` at 3 significant digits (a mistake too is recognised at 3 digits of its own value)."""
-    decimals = max(0, SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(abs(expected))))
-    return check_number(answer, expected, mistakes=mistakes, digits=decimals, sig_digits=SIGNIFICANT_DIGITS,
-                        early_rounded=early_rounded)
+    """:func:`grade_number` at :data:`SIG_DIGITS` significant digits, a right answer shown to as many
+    (5.06, not 5.0589); a mistake too is recognised at that precision of its own value."""
+    return grade_number(answer, expected, mistakes=mistakes, decimals=decimals_for(expected, SIG_DIGITS),
+                        sig_digits=SIG_DIGITS, early_rounded=early_rounded)
 
 
 def check_olives_surprisal(answer: object) -> Feedback:
@@ -69,7 +64,7 @@ def check_olives_surprisal(answer: object) -> Feedback:
     """
     p = OLIVES_PROBABILITY
     whole_halvings = float(math.floor(-math.log2(p)))  # counting halvings stops at 1/32 = 0.03125, just above p
-    return _check(answer, -math.log2(p), {
+    return _grade(answer, -math.log2(p), {
         -math.log(p): _NATURAL_LOG,
         -math.log10(p): _DECIMAL_LOG,
         p: translatable("by giving the probability itself; surprisal is -log2 of it, in bits."),
@@ -92,9 +87,9 @@ def check_extra_bits(answer: object) -> Feedback:
     Not yet: 4 is what you get by dividing the two surprisals (13.3 / 3.32 = 4); "how many more bits" is
     their difference.
     """
-    rice, pepperoni = PIZZA_EXERCISE["fried rice"], PIZZA_EXERCISE["pepperoni"]
+    rice, pepperoni = PIZZA["fried rice"], PIZZA["pepperoni"]
     extra = math.log2(pepperoni / rice)
-    return _check(answer, extra, {
+    return _grade(answer, extra, {
         math.log(pepperoni / rice): _NATURAL_LOG,
         math.log10(pepperoni / rice): _DECIMAL_LOG,
         pepperoni / rice: translatable("with the ratio of the probabilities; in bits it is the log2 of that ratio."),
@@ -107,12 +102,7 @@ def check_extra_bits(answer: object) -> Feedback:
                                                              '"how many more bits" is their difference.'),
         -extra: translatable("by subtracting the other way round: fried rice, the less probable, costs more bits, "
                              "not fewer."),
-    }, early_rounded=(_rounded(-math.log2(rice)) - _rounded(-math.log2(pepperoni)),))
-
-
-def _rounded(value: float) -> float:
-    """An intermediate value as a student who rounds too early writes it down."""
-    return round_to(value, SIGNIFICANT_DIGITS)
+    }, early_rounded=(round_to(-math.log2(rice), SIG_DIGITS) - round_to(-math.log2(pepperoni), SIG_DIGITS),))
 
 
 def check_rank_or_probability(answer: object) -> Feedback:
@@ -121,7 +111,7 @@ def check_rank_or_probability(answer: object) -> Feedback:
 
     Draws on section 1, "Guess the next word", and section 2, "Play it on real text: the Shannon game".
     """
-    return check_choice(answer, "B", explanations={
+    return grade_choice(answer, "B", explanations={
         "A": translatable("a first place is worth nothing by itself: the cost is -log2 P, and A gave the word only "
                           "0.05 (4.32 bits), while B gave it 0.2 (2.32 bits). A spread its probability over many "
                           "words."),
@@ -164,7 +154,7 @@ def check_upper_bound(answer: object) -> Feedback:
     q = letter_exercise_frequencies()
     lower, upper = _bounds(q)
     counts = [float(c) for c in LETTER_EXERCISE_COUNTS.values()]
-    return _check(answer, upper, {
+    return _grade(answer, upper, {
         _bounds(q, math.log)[1]: _NATURAL_LOG,
         lower: translatable("with the lower bound's formula; the upper bound is the entropy of the guess numbers."),
         -sum(c * math.log2(c) for c in counts): translatable("with the counts in place of the fractions q_i = "
@@ -186,7 +176,7 @@ def check_lower_bound(answer: object) -> Feedback:
     q = letter_exercise_frequencies()
     lower, upper = _bounds(q)
     no_factor = sum((a - b) * math.log2(i) for i, (a, b) in enumerate(zip(q, q[1:] + [0.0]), start=1))
-    return _check(answer, lower, {
+    return _grade(answer, lower, {
         _bounds(q, math.log)[0]: _NATURAL_LOG,
         upper: translatable("with the upper bound's formula (the entropy of the guess numbers); the lower bound "
                             "weighs each log2 i by i (q_i - q_{i+1})."),
@@ -210,7 +200,7 @@ def check_uniform_bits(answer: object) -> Feedback:
     Draws on section 1, "Guess the next word".
     """
     n = UNIFORM_EXERCISE_WORDS
-    return _check(answer, math.log2(n), {
+    return _grade(answer, math.log2(n), {
         math.log(n): _NATURAL_LOG,
         math.log10(n): _DECIMAL_LOG,
         1 / n: translatable("by giving the probability of one word; its surprisal is -log2 of it, in bits."),

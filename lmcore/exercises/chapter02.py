@@ -2,8 +2,9 @@
 the exercises of two "Going further" sections.
 
 Each numeric check accepts any answer within half a unit of the last significant
-digit the exercise asks for (``|answer - expected| <= 0.5 · 10^(e - digits + 1)``
-for an expected value of order ``10^e``), and recognises the typical wrong answers.
+digit the exercise asks for (``|answer - expected| <= 0.5 · 10^(e - sig_digits + 1)``
+for an expected value of order ``10^e``, :data:`SIG_DIGITS` of them), and recognises the
+typical wrong answers.
 
 >>> check_entropy_in_bits(1.16).correct
 True
@@ -17,7 +18,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.exercises.feedback import SIG_DIGITS, Feedback, grade_choice, grade_number
 from lmcore.i18n import tr, translatable
 
 __all__ = [
@@ -35,14 +36,13 @@ __all__ = [
 ]
 
 
-def _check(answer: object, expected: float, digits: int, mistakes: dict[float, str]) -> Feedback:
-    """:func:`check_number` at ``digits`` significant digits; NaN and ∞ get a 0 · log 0 hint."""
+def _grade(answer: object, expected: float, mistakes: dict[float, str]) -> Feedback:
+    """:func:`grade_number` at :data:`SIG_DIGITS` significant digits; NaN and ∞ get a 0 · log 0 hint."""
     if _not_finite(answer):
         return Feedback(False, tr("Not yet: {answer} is what numpy gives for 0 · log2(0); by convention "
                                   "0 · log 0 = 0 (p log p goes to 0 as p goes to 0), so an impossible "
                                   "outcome contributes nothing.", answer=answer))
-    decimals = max(0, digits - 1 - math.floor(math.log10(abs(expected))))
-    return check_number(answer, expected, mistakes=mistakes, digits=max(4, decimals), sig_digits=digits)
+    return grade_number(answer, expected, mistakes=mistakes, sig_digits=SIG_DIGITS)
 
 
 def _not_finite(answer: object) -> bool:
@@ -67,7 +67,7 @@ def check_entropy_in_bits(answer: object) -> Feedback:
     Draws on section 1, "Surprisal and entropy".
     """
     p = ENTROPY_EXERCISE_P
-    return _check(answer, _entropy(p), 3, {
+    return _grade(answer, _entropy(p), {
         _entropy(p, math.log): translatable("with the natural log: that is nats; divide by ln 2 = 0.6931 for bits "
                                             "(or use log2)."),
         _entropy(p, math.log10): translatable("with log10: that is in decimal digits (bans); use log2 for bits."),
@@ -91,7 +91,7 @@ def check_entropy_with_impossible_outcome(answer: object) -> Feedback:
     Draws on section 1, "Surprisal and entropy".
     """
     p = list(ZERO_EXERCISE_P.values())
-    return _check(answer, _entropy(p), 3, {
+    return _grade(answer, _entropy(p), {
         math.log2(len(p)): translatable("for four equally likely outcomes; here they are not, and snow, which "
                                         "cannot happen, adds nothing (0 · log 0 = 0)."),
         _entropy(p, math.log): translatable("with the natural log: that is nats; use log2 for bits."),
@@ -129,7 +129,7 @@ def check_average_code_length(answer: object) -> Feedback:
     p, code = CODE_EXERCISE["p"], CODE_EXERCISE["code"]
     lengths = [len(word) for word in code]
     shannon_lengths = [math.ceil(-math.log2(x)) for x in p]  # within a bit of H, yet not the shortest
-    return _check(answer, sum(x * n for x, n in zip(p, lengths)), 3, {
+    return _grade(answer, sum(x * n for x, n in zip(p, lengths)), {
         sum(lengths) / len(lengths): translatable("by averaging the code word lengths without weights; a frequent "
                                                   "outcome's code word is used more often, so weigh each length by "
                                                   "p."),
@@ -160,7 +160,7 @@ def check_markov_entropy_rate(answer: object) -> Feedback:
     rows = MARKOV_EXERCISE_TRANSITION
     pi = (2 / 3, 1 / 3)  # π_a · 0.5 = π_b · 1: the flow a -> b equals the flow b -> a
     row_entropies = [_entropy(row) for row in rows]
-    return _check(answer, sum(w * h for w, h in zip(pi, row_entropies)), 3, {
+    return _grade(answer, sum(w * h for w, h in zip(pi, row_entropies)), {
         sum(row_entropies) / 2: translatable("by averaging the rows' entropies equally; weigh each by how often "
                                              "the chain is in that state, the stationary π = (2/3, 1/3)."),
         _entropy(pi): translatable("with the entropy of the stationary distribution H(π), the unigram entropy that "
@@ -186,7 +186,7 @@ def check_miller_madow_correction(answer: object) -> Feedback:
     """
     n, k = MILLER_MADOW_EXERCISE["tokens n"], MILLER_MADOW_EXERCISE["types K"]
     nats = (k - 1) / (2 * n)
-    return _check(answer, nats / math.log(2), 3, {
+    return _grade(answer, nats / math.log(2), {
         nats: translatable("in nats: the formula (K - 1) / (2n) is in nats; divide by ln 2 for bits."),
         k / (2 * n) / math.log(2): translatable("with K in place of K - 1."),
         (k - 1) / n / math.log(2): translatable("without the 2 in (K - 1) / (2n)."),
@@ -205,7 +205,7 @@ def check_one_sample_of_a_mixture(answer: object) -> Feedback:
     Introduced in notebooks/02_entropy.ipynb, section "Going further: one long sample is enough, and when it is
     not" (its exercise, after "One sample is not always enough").
     """
-    return check_choice(answer, "B", explanations={
+    return grade_choice(answer, "B", explanations={
         "A": translatable("that is the average over many samples; one sample shows only one die. The source is not "
                           "ergodic, so the Shannon-McMillan-Breiman theorem does not apply."),
         "B": translatable("one sample comes from one die: a fair-die sample settles on log2 6 = 2.5850 bits per "

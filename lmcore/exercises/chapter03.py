@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from lmcore.exercises.feedback import Feedback, check_choice, check_number, round_to
+from lmcore.exercises.feedback import SIG_DIGITS, Feedback, grade_choice, grade_number, round_to
 from lmcore.i18n import translatable
 
 __all__ = [
@@ -31,20 +31,6 @@ __all__ = [
     "check_bits_saved_by_lower_perplexity",
 ]
 
-#: The precision every numeric exercise of chapter 3 asks for: 3 significant digits.
-SIG_DIGITS = 3
-
-
-def _check(answer: object, expected: float, mistakes: dict[float, str],
-           early_rounded: tuple[float, ...] = ()) -> Feedback:
-    return check_number(answer, expected, mistakes=mistakes, sig_digits=SIG_DIGITS, early_rounded=early_rounded)
-
-
-def _rounded(value: float) -> float:
-    """An intermediate value as a student who rounds too early writes it down."""
-    return round_to(value, SIG_DIGITS)
-
-
 # A neural model's training loss: the mean negative log-likelihood per token, in nats.
 LOSS_EXERCISE = {"loss in nats per token": 3.2}
 
@@ -55,7 +41,7 @@ def check_loss_in_bits(answer: object) -> Feedback:
     Draws on section 7, "Perplexity is $2^H$" (its pitfall, the log base).
     """
     nats = LOSS_EXERCISE["loss in nats per token"]
-    return _check(answer, nats / math.log(2), {
+    return grade_number(answer, nats / math.log(2), sig_digits=SIG_DIGITS, mistakes={
         nats * math.log(2): translatable("by multiplying by ln 2; nats are turned into bits by dividing by ln 2 (a "
                                          "nat is 1.4427 bits)."),
         nats: translatable("by leaving the loss in nats; the natural log counts nats, log2 counts bits."),
@@ -64,7 +50,7 @@ def check_loss_in_bits(answer: object) -> Feedback:
                               "3.2)."),
         nats / math.log10(2): translatable("by converting as if the loss were in log10 units (bans); a loss in "
                                            "nats uses the natural log: divide by ln 2."),
-    }, early_rounded=(nats * _rounded(1 / math.log(2)), nats / _rounded(math.log(2))))
+    }, early_rounded=(nats * round_to(1 / math.log(2), SIG_DIGITS), nats / round_to(math.log(2), SIG_DIGITS)))
 
 
 # Two distributions over two outcomes: the data p and a model m.
@@ -82,7 +68,7 @@ def check_reverse_cross_entropy(answer: object) -> Feedback:
     """
     p, m = REVERSE_EXERCISE["p"], REVERSE_EXERCISE["m"]
     entropy_p, entropy_m = _cross(p, p), _cross(m, m)
-    return _check(answer, _cross(m, p), {
+    return grade_number(answer, _cross(m, p), sig_digits=SIG_DIGITS, mistakes={
         _cross(p, m): translatable("with H(p, m), the data p weighting the model m's surprisals; H(m, p) swaps the "
                                    "roles: m's probabilities weight p's surprisals."),
         entropy_m: translatable("with the entropy H(m); the surprisals must be p's, -log2 p(x)."),
@@ -102,7 +88,7 @@ def check_below_the_floor(answer: object) -> Feedback:
     Draws on section 1, "Cross-entropy and KL divergence", section 2, "Measured from one long sample", and
     section 3, "The floor made visible".
     """
-    return check_choice(answer, "B", explanations={
+    return grade_choice(answer, "B", explanations={
         "A": translatable("no model beats the source it models: KL(p||m) >= 0, so its cross-entropy rate H(p, m) "
                           "is never below the entropy rate H(p)."),
         "B": translatable("KL(p||m) >= 0 holds on average, for an endless test text. 50 symbols is a short sample, "
@@ -124,7 +110,7 @@ def check_coded_bits_per_character(answer: object) -> Feedback:
     Draws on section 5, "Compression is prediction", and section 6, "Real text, next to a figure from 1992".
     """
     size, chars = CODED_SIZE_EXERCISE["coded bytes"], CODED_SIZE_EXERCISE["characters"]
-    return _check(answer, 8 * size / chars, {
+    return grade_number(answer, 8 * size / chars, sig_digits=SIG_DIGITS, mistakes={
         size / chars: translatable("by dividing bytes by characters: that is bytes per character; a byte is 8 bits."),
         chars / size: translatable("by dividing characters by bytes: that is characters per byte, the "
                                    "compression's reach, not its cost."),
@@ -158,7 +144,7 @@ def check_bits_saved_by_lower_perplexity(answer: object) -> Feedback:
     False
     """
     before, after = PERPLEXITY_PAIR_EXERCISE["perplexity before"], PERPLEXITY_PAIR_EXERCISE["perplexity after"]
-    return _check(answer, math.log2(before / after), {
+    return grade_number(answer, math.log2(before / after), sig_digits=SIG_DIGITS, mistakes={
         before - after: translatable("by subtracting the perplexities; perplexity is 2 ** H, so bits subtract "
                                      "where perplexities divide: log2(247 / 200)."),
         math.log2(before - after): translatable("by taking log2 of the difference 247 - 200; the bits saved are "
@@ -171,4 +157,4 @@ def check_bits_saved_by_lower_perplexity(answer: object) -> Feedback:
                                                 "fewer bits, so the saving, log2 247 - log2 200, is positive."),
         math.log2(after): translatable("with the bits per word of the better model itself; the question asks "
                                        "how many fewer than log2 247 it needs."),
-    }, early_rounded=(_rounded(math.log2(before)) - _rounded(math.log2(after)),))
+    }, early_rounded=(round_to(math.log2(before), SIG_DIGITS) - round_to(math.log2(after), SIG_DIGITS),))

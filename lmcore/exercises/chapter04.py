@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import math
 
-from lmcore.exercises.feedback import Feedback, check_number, round_to
+from lmcore.exercises.feedback import SIG_DIGITS, Feedback, grade_number, round_to
 from lmcore.i18n import translatable
 
 __all__ = [
-    "SIG_DIGITS",
     "BRANCHING_EXERCISE",
     "check_weighted_branching",
     "CROSS_ENTROPY_EXERCISE",
@@ -37,20 +36,6 @@ __all__ = [
     "check_bits_per_character",
 ]
 
-#: The precision every numeric exercise of chapter 4 asks for: 3 significant digits.
-SIG_DIGITS = 3
-
-
-def _check(answer: object, expected: float, mistakes: dict[float, str],
-           early_rounded: tuple[float, ...] = ()) -> Feedback:
-    return check_number(answer, expected, mistakes=mistakes, sig_digits=SIG_DIGITS, early_rounded=early_rounded)
-
-
-def _rounded(value: float) -> float:
-    """An intermediate value as a student who rounds too early writes it down."""
-    return round_to(value, SIG_DIGITS)
-
-
 # Half of the test tokens get probability 1/2, the other half 1/32.
 BRANCHING_EXERCISE = {"probabilities": (1 / 2, 1 / 32), "shares": (0.5, 0.5)}
 
@@ -63,7 +48,7 @@ def check_weighted_branching(answer: object) -> Feedback:
     """
     (p, q), (a, b) = BRANCHING_EXERCISE["probabilities"], BRANCHING_EXERCISE["shares"]
     bits = -(a * math.log2(p) + b * math.log2(q))
-    return _check(answer, 2**bits, {
+    return grade_number(answer, 2**bits, sig_digits=SIG_DIGITS, mistakes={
         a / p + b / q: translatable("by averaging the inverse probabilities (2 and 32); perplexity averages their "
                                     "logarithms (the bits) and then goes back: 2 ** mean(bits)."),
         1 / (a * p + b * q): translatable("by inverting the mean probability; perplexity inverts the geometric "
@@ -86,7 +71,7 @@ def check_cross_entropy_bits(answer: object) -> Feedback:
     model, words = CROSS_ENTROPY_EXERCISE["model"], CROSS_ENTROPY_EXERCISE["text"]
     logs2 = [math.log2(model[w]) for w in words]
     bits = -sum(logs2) / len(words)
-    return _check(answer, bits, {
+    return grade_number(answer, bits, sig_digits=SIG_DIGITS, mistakes={
         bits * math.log(2): translatable("with the natural log: that is nats per word; divide by ln 2 for bits."),
         bits / math.log2(10): translatable("with log10; use log2 for bits."),
         -sum(logs2): translatable("without dividing by N = 4: that is the whole text's information, not per word."),
@@ -110,7 +95,7 @@ def check_perplexity_after_gain(answer: object) -> Feedback:
     """
     bits, gain = BITS_GAIN_EXERCISE["bits per token"], BITS_GAIN_EXERCISE["gain in bits per token"]
     before = 2**bits
-    return _check(answer, 2 ** (bits - gain), {
+    return grade_number(answer, 2 ** (bits - gain), sig_digits=SIG_DIGITS, mistakes={
         before - gain: translatable("by subtracting the bits from the perplexity; bits are an exponent: 2 ** (H - "
                                     "0.5)."),
         math.exp(bits - gain): translatable("with e ** (H - 0.5); H is in bits, so the perplexity is 2 ** (H - 0.5)."),
@@ -118,7 +103,8 @@ def check_perplexity_after_gain(answer: object) -> Feedback:
                                  "by 2 ** 0.5."),
         2 ** (bits + gain): translatable("by adding the half bit: the better model needs fewer bits per token, so "
                                          "its perplexity is 2 ** (H - 0.5), lower than 81.37."),
-    }, early_rounded=(2 ** _rounded(bits - gain), _rounded(before) / _rounded(2**gain)))
+    }, early_rounded=(2 ** round_to(bits - gain, SIG_DIGITS),
+                      round_to(before, SIG_DIGITS) / round_to(2**gain, SIG_DIGITS)))
 
 
 # 99 tokens with probability 0.1 and one very surprising token: few enough tokens that the mean
@@ -139,7 +125,7 @@ def check_one_surprising_token(answer: object) -> Feedback:
     data = SURPRISING_TOKEN_EXERCISE
     n, usual, rare = data["tokens"], data["usual probability"], data["surprising probability"]
     mean_log = ((n - 1) * math.log(usual) + math.log(rare)) / n
-    return _check(answer, math.exp(-mean_log), {
+    return grade_number(answer, math.exp(-mean_log), sig_digits=SIG_DIGITS, mistakes={
         1 / usual: translatable("by leaving the surprising token out; it costs 33 bits where the others cost 3.3, "
                                 "and perplexity averages the bits of every token."),
         n / ((n - 1) * usual + rare): translatable("by inverting the mean probability (0.099); perplexity averages "
@@ -172,7 +158,7 @@ def check_sentence_perplexity_with_eos(answer: object) -> Feedback:
     """
     logs = [math.log(p) for p in EOS_EXERCISE_PROBS.values()]
     without_eos = logs[:2]
-    return _check(answer, math.exp(-sum(logs) / 3), {
+    return grade_number(answer, math.exp(-sum(logs) / 3), sig_digits=SIG_DIGITS, mistakes={
         math.exp(-sum(without_eos) / 2): translatable("by forgetting </s>: it is predicted (with P = 0.25) and "
                                                       "counted, so N = 3."),
         math.exp(-sum(without_eos) / 3): translatable("by dividing by N = 3 but leaving P(</s> | cat) = 0.25 out of "
@@ -181,7 +167,7 @@ def check_sentence_perplexity_with_eos(answer: object) -> Feedback:
                                                "words."),
         math.exp(-sum(logs) / 4): translatable("by counting <s> as well: <s> is given, never predicted, so it is "
                                                "not in N."),
-    }, early_rounded=(2 ** _rounded(-sum(logs) / 3 / math.log(2)),))
+    }, early_rounded=(2 ** round_to(-sum(logs) / 3 / math.log(2), SIG_DIGITS),))
 
 
 # Two test sentences with their per-token probabilities, for the aggregation exercise.
@@ -198,7 +184,7 @@ def check_corpus_perplexity(answer: object) -> Feedback:
     all_logs = [math.log(p) for s in sentences for p in s]
     all_probs = [p for s in sentences for p in s]
     per_sentence = [math.exp(-sum(map(math.log, s)) / len(s)) for s in sentences]
-    return _check(answer, math.exp(-sum(all_logs) / len(all_logs)), {
+    return grade_number(answer, math.exp(-sum(all_logs) / len(all_logs)), sig_digits=SIG_DIGITS, mistakes={
         sum(per_sentence) / len(per_sentence): translatable("by averaging the two sentence perplexities; corpus "
                                                             "perplexity pools all tokens: exp(-total log-prob / "
                                                             "total tokens)."),
@@ -212,8 +198,8 @@ def check_corpus_perplexity(answer: object) -> Feedback:
         len(all_probs) / sum(all_probs): translatable("by inverting the mean probability (1.45 / 6); perplexity "
                                                       "averages the log-probabilities of the six tokens, not the "
                                                       "probabilities."),
-    }, early_rounded=(2 ** _rounded(-sum(all_logs) / len(all_logs) / math.log(2)),
-                      math.exp(_rounded(-sum(all_logs) / len(all_logs)))))
+    }, early_rounded=(2 ** round_to(-sum(all_logs) / len(all_logs) / math.log(2), SIG_DIGITS),
+                      math.exp(round_to(-sum(all_logs) / len(all_logs), SIG_DIGITS))))
 
 
 # A word model's score on a test text, for converting to a unit every tokenization shares.
@@ -230,7 +216,7 @@ def check_bits_per_character(answer: object) -> Feedback:
     """
     data = BITS_PER_CHARACTER_EXERCISE
     pp, n, chars = data["perplexity per token"], data["tokens N"], data["characters"]
-    return _check(answer, n * math.log2(pp) / chars, {
+    return grade_number(answer, n * math.log2(pp) / chars, sig_digits=SIG_DIGITS, mistakes={
         math.log2(pp): translatable("by stopping at bits per token, log2(512) = 9; the text's total bits, N x 9, "
                                     "are then shared among its characters."),
         2 ** (n * math.log2(pp) / chars): translatable("by giving the perplexity per character, 2 to the bits per "

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.exercises.feedback import SIG_DIGITS, Feedback, grade_choice, grade_number
 from lmcore.i18n import translatable
 
 __all__ = [
@@ -43,14 +43,14 @@ def check_interpolated_probability(answer: object) -> Feedback:
     """
     lambdas, probs = INTERPOLATION_EXERCISE["lambdas"], INTERPOLATION_EXERCISE["probs"]
     terms = [w * p for w, p in zip(lambdas, probs)]
-    return check_number(answer, sum(terms), mistakes={
+    return grade_number(answer, sum(terms), mistakes={
         sum(w * p for w, p in zip(reversed(lambdas), probs)):
             translatable("with the weights in reverse order: λ1 weighs the unigram estimate, λ3 the trigram one."),
         sum(probs) / 3: translatable("by averaging the three estimates: interpolation weighs each one by its λ."),
         sum(terms[1:]): translatable("by leaving out the unigram term λ1 P1 = 0.008; every order contributes."),
         terms[2]: translatable("with the trigram term alone; add λ1 P1 and λ2 P2."),
         sum(probs): translatable("by adding the estimates without their weights."),
-    }, sig_digits=3)
+    }, sig_digits=SIG_DIGITS)
 
 
 def check_rescue_choice(answer: object) -> Feedback:
@@ -61,7 +61,7 @@ def check_rescue_choice(answer: object) -> Feedback:
 
     Draws on section 3, "Linear interpolation".
     """
-    return check_choice(answer, "B", explanations={
+    return grade_choice(answer, "B", explanations={
         "A": translatable("0.1 x 0.002 = 0.0002 > 0: the unigram weight rescues the word."),
         "B": translatable("with λ1 = 0 only the bigram and trigram estimates count, and both are 0, so the zero "
                           "comes back (and the perplexity is infinite). Only the unigram estimate is never 0, so "
@@ -86,7 +86,7 @@ def check_em_step(answer: object) -> Feedback:
     new = [sum(column) / len(rows) for column in zip(*shares)]
     weighted = [[w * p for w, p in zip(lambdas, row)] for row in rows]
     pooled = sum(row[0] for row in weighted) / sum(sum(row) for row in weighted)
-    return check_number(answer, new[0], mistakes={
+    return grade_number(answer, new[0], mistakes={
         new[1]: translatable("for λ2, the bigram's weight; the question asks for λ1, the unigram's."),
         sum(row[0] for row in weighted) / len(rows):
             translatable("by averaging λ1 P1 without dividing each by its token's mixed probability Σ_j λ_j P_j."),
@@ -98,7 +98,7 @@ def check_em_step(answer: object) -> Feedback:
                                    "shares over both tokens."),
         shares[1][0]: translatable("with the unigram's share of the second token only; λ1 is the mean of its "
                                    "shares over both tokens."),
-    }, sig_digits=3)
+    }, sig_digits=SIG_DIGITS)
 
 
 #: Add-k exercises: a history h seen c(h) times with seen_types distinct next words, |V| outcomes.
@@ -113,14 +113,14 @@ def check_add_one_unseen_bigram(answer: object) -> Feedback:
     Draws on section 2, "Add-one and add-k smoothing".
     """
     c_h, size = ADD_K_EXERCISE["c_h"], ADD_K_EXERCISE["V"]
-    return check_number(answer, 1 / (c_h + size), mistakes={
+    return grade_number(answer, 1 / (c_h + size), mistakes={
         0.0: translatable("with the MLE (no smoothing): add-one gives every unseen bigram a count of 1."),
         1 / size: translatable("without c(h) in the denominator: it is c(h) + |V| = 1,050, the history's count "
                                "plus the |V| added ones."),
         1 / (c_h + 1): translatable("by adding 1 to the denominator: one is added to each of the |V| counts, so "
                                     "the denominator grows by |V|."),
         1 / c_h: translatable("with c(h) alone in the denominator: add |V| for the ones added to every count."),
-    }, digits=6, sig_digits=3)
+    }, decimals=6, sig_digits=SIG_DIGITS)
 
 
 def check_add_k_unseen_mass(answer: object) -> Feedback:
@@ -133,7 +133,7 @@ def check_add_k_unseen_mass(answer: object) -> Feedback:
     """
     c_h, size, seen, k = (ADD_K_EXERCISE[key] for key in ("c_h", "V", "seen_types", "k"))
     unseen = size - seen
-    return check_number(answer, k * unseen / (c_h + k * size), mistakes={
+    return grade_number(answer, k * unseen / (c_h + k * size), mistakes={
         k * size / (c_h + k * size): translatable("by counting all |V| words: the 20 seen words get their k too, "
                                                   "but only the 980 unseen ones count here."),
         unseen / (c_h + size): translatable("with k = 1 (add-one); the exercise adds k = 0.1."),
@@ -144,7 +144,7 @@ def check_add_k_unseen_mass(answer: object) -> Feedback:
         k * unseen / (c_h + k * unseen): translatable("by adding k only for the unseen words in the denominator "
                                                       "(every one of the |V| counts gets k), or by rounding "
                                                       "k / (c(h) + k|V|) to 2 digits before multiplying by 980."),
-    }, digits=4, sig_digits=2)
+    }, decimals=4, sig_digits=2)
 
 
 #: A test token rescued by the unigram: the weights and its three estimates.
@@ -158,7 +158,7 @@ def check_rescued_token_bits(answer: object) -> Feedback:
     """
     lambdas, probs = RESCUED_TOKEN_EXERCISE["lambdas"], RESCUED_TOKEN_EXERCISE["probs"]
     mixed = sum(w * p for w, p in zip(lambdas, probs))
-    return check_number(answer, -math.log2(mixed), mistakes={
+    return grade_number(answer, -math.log2(mixed), mistakes={
         -math.log(mixed): translatable("with the natural log: that is nats; divide by ln 2 for bits."),
         -math.log10(mixed): translatable("with log10; use log2 for bits."),
         -math.log2(probs[0]): translatable("with the unigram estimate alone: the mixture gives it only λ1 = 0.05 "
@@ -167,7 +167,7 @@ def check_rescued_token_bits(answer: object) -> Feedback:
         mixed: translatable("by giving the probability λ1 P1; its surprisal is -log2 of it."),
         math.log2(mixed): translatable("with log2 P, which is negative; the surprisal is -log2 P, a positive "
                                        "number of bits."),
-    }, sig_digits=3)
+    }, sig_digits=SIG_DIGITS)
 
 
 #: Kneser-Ney exercise: discount d; the history h (its count, the different words after it); the pair's
@@ -192,7 +192,7 @@ def check_kneser_ney_probability(answer: object) -> Feedback:
     discounted = max(c_hw - d, 0) / c_h
     backoff_weight = d * data["types_after_h"] / c_h
     p_cont = data["types_before_w"] / data["bigram_types"]
-    return check_number(answer, discounted + backoff_weight * p_cont, mistakes={
+    return grade_number(answer, discounted + backoff_weight * p_cont, mistakes={
         discounted + p_cont: translatable("by adding P_cont(w) without its weight λ(h) = d N1+(h •) / c(h): the "
                                           "lower order gets only the probability the discounts freed."),
         discounted + backoff_weight * data["c_w"] / data["tokens"]:
@@ -206,4 +206,4 @@ def check_kneser_ney_probability(answer: object) -> Feedback:
             translatable("with λ(h) = N1+(h •) / c(h), without d: each of the N1+(h •) words seen after h "
                          "gave up d, not 1."),
         c_hw / c_h: translatable("with the MLE c(h, w) / c(h): Kneser-Ney discounts it and adds the lower order."),
-    }, sig_digits=3)
+    }, sig_digits=SIG_DIGITS)

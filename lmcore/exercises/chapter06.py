@@ -1,7 +1,7 @@
 """Self-checks of chapter 6, *BLEU* (notebooks/06_bleu.ipynb), section "Check yourself".
 
 Every numeric exercise states its precision in the notebook ("to 3 significant digits") and
-its checker accepts any answer at that precision (``check_number(..., sig_digits=...)``).
+its checker accepts any answer at that precision (``grade_number(..., sig_digits=...)``).
 
 >>> check_clipped_unigram_precision(0.6).correct, check_clipped_unigram_precision(0.6004).correct
 (True, True)
@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from lmcore.exercises.feedback import Feedback, check_choice, check_number, round_to
+from lmcore.exercises.feedback import SIG_DIGITS, Feedback, grade_choice, grade_number, round_to
 from lmcore.i18n import translatable
 
 __all__ = [
@@ -53,7 +53,7 @@ def check_clipped_unigram_precision(answer: object) -> Feedback:
     Draws on section 2, "Clipped n-gram precision".
     """
     hyp, refs = CLIPPING_EXERCISE["hypothesis"], CLIPPING_EXERCISE["references"]
-    return check_number(answer, _clipped(hyp, refs), sig_digits=3, mistakes={
+    return grade_number(answer, _clipped(hyp, refs), sig_digits=SIG_DIGITS, mistakes={
         _clipped(hyp, refs, clip="none"): translatable('without clipping: "the" is counted 3 times but a reference '
                                                        'has it only twice, and "cat" twice where a reference has '
                                                        "it once; clip each count at the reference's."),
@@ -81,7 +81,7 @@ def check_multi_reference_precision(answer: object) -> Feedback:
     Draws on section 2, "Clipped n-gram precision".
     """
     hyp, refs = MULTI_REFERENCE_EXERCISE["hypothesis"], MULTI_REFERENCE_EXERCISE["references"]
-    return check_number(answer, _clipped(hyp, refs), sig_digits=3, mistakes={
+    return grade_number(answer, _clipped(hyp, refs), sig_digits=SIG_DIGITS, mistakes={
         _clipped(hyp, refs, clip="sum"): translatable("by clipping at the copies in all references together (3 for "
                                                       '"a"); the limit is the most copies in any single reference '
                                                       "(2)."),
@@ -108,7 +108,8 @@ def check_bleu_with_brevity(answer: object) -> Feedback:
     def bp(r: float) -> float:
         return 1.0 if c > r else math.exp(1 - r / c)
 
-    return check_number(answer, bp(min(lengths, key=lambda r: (abs(r - c), r))) * geometric, sig_digits=3, mistakes={
+    right = bp(min(lengths, key=lambda r: (abs(r - c), r))) * geometric
+    return grade_number(answer, right, sig_digits=SIG_DIGITS, mistakes={
         geometric: translatable("without the brevity penalty: c = 9 is shorter than r = 10, so multiply by exp(1 - "
                                 "10/9)."),
         bp(max(lengths)) * geometric: translatable("with r = 12, the longest reference; r is the reference length "
@@ -148,7 +149,7 @@ def check_corpus_bleu(answer: object) -> Feedback:
     each = [score(s["matches"], s["totals"], s["c"], s["r"]) for s in sentences]
     by_order = math.sqrt(math.prod(sum(s["matches"][n] / s["totals"][n] for s in sentences) / len(sentences)
                                    for n in range(2)))  # each order's precision averaged over the sentences
-    return check_number(answer, pooled, sig_digits=3, mistakes={
+    return grade_number(answer, pooled, sig_digits=SIG_DIGITS, mistakes={
         sum(each) / len(each): translatable("by averaging the two sentence scores (0.5 and 1); corpus BLEU adds up "
                                             "the matches and totals of all sentences first, then combines once."),
         math.sqrt(each[0] * each[1]): translatable("with the geometric mean of the sentence scores; pool the "
@@ -170,7 +171,7 @@ def check_bleu_point_difference(answer: object) -> Feedback:
     Draws on section 2, "Clipped n-gram precision", and section 6, "Tokenization changes the number".
     """
     x, y = SCALE_EXERCISE.values()
-    return check_number(answer, 100 * x - y, sig_digits=2, mistakes={
+    return grade_number(answer, 100 * x - y, sig_digits=2, mistakes={
         x - y: translatable("by subtracting 29.5 from 0.31 as printed; X is on the 0-1 scale: 0.31 is 31 BLEU "
                             "points."),
         y - x: translatable("by comparing 29.5 with 0.31 as printed; X is on the 0-1 scale: 0.31 is 31 BLEU "
@@ -188,7 +189,7 @@ def check_comparable_scores(answer: object) -> Feedback:
 
     Draws on section 6, "Tokenization changes the number".
     """
-    return check_choice(answer, "C", explanations={
+    return grade_choice(answer, "C", explanations={
         "A": translatable("0.31 and 0.24 count different things: characters (zh) against words. A character is "
                           "matched far more easily than a word, so zh gives higher numbers for the same output; "
                           "the difference says nothing about the systems."),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from lmcore.exercises.feedback import Feedback, check_choice, check_number
+from lmcore.exercises.feedback import SIG_DIGITS, Feedback, grade_choice, grade_number
 from lmcore.i18n import tr, translatable
 
 __all__ = [
@@ -33,16 +33,13 @@ __all__ = [
     "check_contaminated_test",
 ]
 
-#: The precision of the exercises with a non-integer answer: 3 significant digits.
-SIG_DIGITS = 3
 
-
-def _check_count(answer: object, right: int, mistakes: dict[float, str]) -> Feedback:
+def _grade_count(answer: object, right: int, mistakes: dict[float, str]) -> Feedback:
     """A count is right only as the whole number itself."""
     if isinstance(answer, numbers.Real) and not isinstance(answer, (bool, numbers.Integral)) \
             and math.isfinite(answer) and answer != round(answer):  # an int is whole, however large
         return Feedback(False, tr("Not yet: a count is a whole number, got {answer}.", answer=answer))
-    return check_number(answer, right, digits=0, rel_tol=1e-12, mistakes=mistakes)
+    return grade_number(answer, right, decimals=0, rel_tol=1e-12, mistakes=mistakes)
 
 
 # Exercise 1: the parameters of a small model, exactly.
@@ -60,7 +57,7 @@ def check_parameter_count(answer: object) -> Feedback:
     """
     v, k, d, h = (PARAMETER_EXERCISE[key] for key in ("vocabulary", "context", "dim", "hidden"))
     right = v * d + k * d * h + h + h * v + v
-    return _check_count(answer, right, {
+    return _grade_count(answer, right, {
         # hints with numbers of the exercise in them: translated here, filled in, and shown as they are
         right - h - v: tr("without the biases: b1 has one number per hidden unit ({h}) and b2 one per "
                           "vocabulary entry ({v}).", h=h, v=v),
@@ -89,7 +86,7 @@ def check_bits_per_character_from_perplexity(answer: object) -> Feedback:
     """
     pp, n, c = (UNIT_EXERCISE[key] for key in ("perplexity", "tokens", "characters"))
     bits = math.log2(pp)
-    return check_number(answer, bits * n / c, sig_digits=SIG_DIGITS, mistakes={
+    return grade_number(answer, bits * n / c, sig_digits=SIG_DIGITS, mistakes={
         math.log(pp) * n / c: translatable("with the natural log: that is nats per character; bits need log2."),
         bits: translatable("by stopping at the bits per token; spread the total over the characters: × 10,000 / "
                            "42,000."),
@@ -112,7 +109,7 @@ def check_which_predicts_better(answer: object) -> Feedback:
 
     Draws on section 2, "Perplexity depends on the unit".
     """
-    return check_choice(answer, "A", explanations={
+    return grade_choice(answer, "A", explanations={
         "A": translatable("the word model needs log2(150) · 1,100 / 5,600 = 1.4199 bits per character, the "
                           "character model log2(2.9) = 1.5361: the word model predicts this text better."),
         "B": translatable("2.9 is a perplexity per character and 150 one per word: different units. Per character "
@@ -133,7 +130,7 @@ def check_forward_passes(answer: object) -> Feedback:
     """
     n, w, s = (PASSES_EXERCISE[key] for key in ("tokens", "window", "stride"))
     right = 1 + math.ceil((n - w) / s)
-    return _check_count(answer, right, {
+    return _grade_count(answer, right, {
         n / s: translatable("by dividing the text by the stride; the last window already ends at token 1,000 when "
                             "it starts at 900, so windows start at 0, 25, ..., 900."),
         (n - w) / s: translatable("without the first window: windows start at 0, 25, ..., 900, which is 900 / 25 + "
@@ -155,7 +152,7 @@ def check_full_context_share(answer: object) -> Feedback:
     """
     k, w = CHUNK_EXERCISE["context"], CHUNK_EXERCISE["window"]
     right = (w - k) / w
-    return check_number(answer, right, sig_digits=SIG_DIGITS, mistakes={
+    return grade_number(answer, right, sig_digits=SIG_DIGITS, mistakes={
         k / w: translatable("with the share that lacks some context; the question asks for those with all 10 "
                             "tokens."),
         (w - k - 1) / w: translatable("one short: position 10 of a chunk has exactly 10 tokens before it (0 to 9), "
@@ -171,7 +168,7 @@ def check_contaminated_test(answer: object) -> Feedback:
     Exercise 6, closing its section.
     Introduced in notebooks/07_neural_models.ipynb, section "Going further: what perplexity does not tell".
     """
-    return check_choice(answer, "B", explanations={
+    return grade_choice(answer, "B", explanations={
         "A": translatable("a better model would be better on fresh text of the same kind too; a gap this large "
                           "between two samples of one kind of text points at the samples, not at the model."),
         "B": translatable("a test text seen in training is predicted from memory (chapter 4's memoriser: 3.73 on "

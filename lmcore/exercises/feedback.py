@@ -1,10 +1,11 @@
-"""What every self-check shares: the :class:`Feedback` verdict and the number and choice checkers.
+"""What every self-check shares: the :class:`Feedback` verdict and the number and choice graders.
 
 A chapter's checks (``lmcore.exercises.chapterNN``) are each a few lines on top of
-:func:`check_number` or :func:`check_choice`: the expected answer, and the typical
-wrong answers with the hint that names the mistake.
+:func:`grade_number` or :func:`grade_choice`: the expected answer, and the typical
+wrong answers with the hint that names the mistake. (``lmcore.checks`` validates a
+function's arguments; a student's answer is graded here, never refused.)
 
->>> check_number(0.25, 1 / 4).correct, check_number(None, 1.0).correct
+>>> grade_number(0.25, 1 / 4).correct, grade_number(None, 1.0).correct
 (True, None)
 """
 
@@ -13,17 +14,21 @@ from __future__ import annotations
 import html
 import math
 import numbers
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 import numpy as np
 
-from lmcore.checks import check_int, check_str
-from lmcore.checks import check_number as _check_real
+from lmcore.checks import check_int, check_number, check_str
 from lmcore.i18n import tr, translatable
 
-__all__ = ["Feedback", "unanswered", "check_choice", "check_number", "half_unit", "round_to"]
+__all__ = ["SIG_DIGITS", "Feedback", "unanswered", "grade_choice", "grade_number", "decimals_for", "half_unit",
+           "round_to"]
+
+#: The precision most numeric exercises ask for ("to 3 significant digits").
+SIG_DIGITS = 3
 
 
 @dataclass(frozen=True)
@@ -49,14 +54,16 @@ def unanswered() -> Feedback:
     return Feedback(None, tr("Not answered yet: replace None with your answer and run the cell again."))
 
 
-def check_number(answer: object, expected: float, *, mistakes: dict[float, str] | None = None, digits: int = 4,
+def grade_number(answer: object, expected: float, *, mistakes: dict[float, str] | None = None, decimals: int = 4,
                  rel_tol: float = 5e-4, sig_digits: int | None = None,
                  early_rounded: Iterable[float] = ()) -> Feedback:
     """Compare a numeric answer with ``expected``; match known ``mistakes`` {value: hint} too.
 
     Without ``sig_digits``, an answer is right when it agrees with ``expected`` to
     ``rel_tol`` (so that an answer rounded to four significant digits passes). ``None`` is no
-    answer yet; NaN, text that is no number, a list... are told a number is expected.
+    answer yet; NaN, text that is no number, a list... are told a number is expected. A right
+    answer is shown as ``expected`` with ``decimals`` decimal places (:func:`decimals_for` gives
+    the places of a number of significant digits).
 
     With ``sig_digits`` (the precision the exercise states: "to 3 significant digits"),
     any answer at that precision is right: one within half a unit of the
@@ -81,21 +88,21 @@ def check_number(answer: object, expected: float, *, mistakes: dict[float, str] 
       in the steps, or intermediate values rounded);
     - otherwise, not it.
 
-    >>> check_number(1.32, 1.3219, sig_digits=3).correct, check_number(1.33, 1.3219, sig_digits=3).correct
+    >>> grade_number(1.32, 1.3219, sig_digits=3).correct, grade_number(1.33, 1.3219, sig_digits=3).correct
     (True, False)
-    >>> print(check_number(1.3, 1.3219, sig_digits=3))
+    >>> print(grade_number(1.3, 1.3219, sig_digits=3))
     Not yet: 1.3 is close, but the exercise asks for 3 significant digits.
-    >>> print(check_number(4.61, 4.6166, sig_digits=3))  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(grade_number(4.61, 4.6166, sig_digits=3))  # doctest: +NORMALIZE_WHITESPACE
     Not yet: 4.61 is cut off after 3 significant digits: round instead (a next digit of 5 or more
     raises the last one).
     """
-    expected = _check_real(expected, "expected")
-    digits = check_int(digits, "digits", minimum=0)
-    rel_tol = _check_real(rel_tol, "rel_tol", low=0)
+    expected = check_number(expected, "expected")
+    decimals = check_int(decimals, "decimals", minimum=0)
+    rel_tol = check_number(rel_tol, "rel_tol", low=0)
     if sig_digits is not None:
         sig_digits = check_int(sig_digits, "sig_digits")
     for value in mistakes or {}:
-        _check_real(value, f"mistakes key {value!r}")
+        check_number(value, f"mistakes key {value!r}")
     if answer is None:
         return unanswered()
     original, answer = answer, _as_number(answer)
@@ -104,15 +111,15 @@ def check_number(answer: object, expected: float, *, mistakes: dict[float, str] 
     if sig_digits is None:
         def agrees(value: float) -> bool:
             return math.isclose(answer, value, rel_tol=rel_tol)
-        shown = f"{answer:.{digits}f}" if not abs(answer) >= 1e15 else f"{answer:.6g}"  # no 300-digit numbers
+        shown = f"{answer:.{decimals}f}" if not abs(answer) >= 1e15 else f"{answer:.6g}"  # no 300-digit numbers
     else:
         def agrees(value: float, digits_needed: int = sig_digits) -> bool:
             return abs(answer - value) <= half_unit(value, digits_needed) * (1 + 1e-9)  # a hair for float rounding
-        shown = f"{answer:.{max(digits, sig_digits) + 2}g}"
+        shown = f"{answer:.{max(decimals, sig_digits) + 2}g}"
     if math.isinf(answer) and isinstance(original, numbers.Integral):  # an int beyond a float: its digits
         shown = f"{Decimal(int(original)):.6g}"
     if agrees(expected):
-        return Feedback(True, tr("Correct: {value}.", value=f"{expected:.{digits}f}"))
+        return Feedback(True, tr("Correct: {value}.", value=f"{expected:.{decimals}f}"))
     named = [hint for value, hint in (mistakes or {}).items() if agrees(value)]
     if sig_digits is not None and _too_few_digits(answer, original, expected, sig_digits):
         # the simplest explanation comes first; a mistake of the same value is named after it
@@ -141,7 +148,7 @@ def check_number(answer: object, expected: float, *, mistakes: dict[float, str] 
 def _rounding_slip(answer: float, original: object, expected: float, sig_digits: int,
                    early_rounded: Iterable[float], agrees: Callable[..., bool]) -> str | None:
     """The hint (untranslated, with ``{answer}`` and ``{digits}`` fields) for an answer that went
-    wrong in its rounding, or None; see :func:`check_number` for the order of the checks."""
+    wrong in its rounding, or None; see :func:`grade_number` for the order of the checks."""
     right = round_to(expected, sig_digits)
 
     def names(value: float) -> bool:  # a value the student could have written that is not the right one
@@ -149,7 +156,7 @@ def _rounding_slip(answer: float, original: object, expected: float, sig_digits:
 
     cut_off, *rounded_twice = _misrounded(expected, sig_digits)
     truncated = names(cut_off)
-    rounded_early = any(names(round_to(_check_real(value, "early_rounded value"), sig_digits))
+    rounded_early = any(names(round_to(check_number(value, "early_rounded value"), sig_digits))
                         for value in early_rounded)
     if truncated and rounded_early:  # two slips give this answer: name both
         return translatable("Not yet: {answer} comes from cutting the result off after {digits} significant digits "
@@ -188,13 +195,13 @@ def round_to(value: float, sig_digits: int, rounding: str = ROUND_HALF_UP) -> fl
     >>> round_to(0.79549, 3), round_to(0.7955, 3), round_to(4.6166, 3, ROUND_DOWN), round_to(-2.25, 2)
     (0.795, 0.796, 4.61, -2.3)
     """
-    value = _check_real(value, "value")
+    value = check_number(value, "value")
     sig_digits = check_int(sig_digits, "sig_digits")
     if value == 0:
         return 0.0
     printed = Decimal(repr(value))
     exponent = printed.adjusted() - sig_digits + 1
-    return float(printed.quantize(Decimal(1).scaleb(exponent), rounding=rounding))
+    return float(printed.quantize(Decimal(f"1e{exponent}"), rounding=rounding))  # a unit of the last digit kept
 
 
 def _too_few_digits(answer: float, original: object, expected: float, sig_digits: int) -> bool:
@@ -216,8 +223,8 @@ def _digits_given(original: object) -> int:
     leading zeros counts ("1.30" has 3); a number's trailing zeros don't (1.3, 1.30 and 1300 have 2)."""
     typed = isinstance(original, str)
     text = original.strip() if typed else repr(float(original))
-    mantissa = text.lower().split("e")[0].lstrip("+-").replace(".", "").lstrip("0")
-    return max(len(mantissa if typed else mantissa.rstrip("0")), 1)
+    digits = re.sub(r"\D", "", text.lower().split("e")[0])  # the mantissa's digits
+    return max(len(re.sub(r"^0+", "", digits) if typed else re.sub(r"^0+|0+$", "", digits)), 1)
 
 
 def _as_number(answer: object) -> float | None:
@@ -232,6 +239,20 @@ def _as_number(answer: object) -> float | None:
         return math.inf if answer > 0 else -math.inf
     except (TypeError, ValueError):
         return None
+
+
+def decimals_for(value: float, sig_digits: int) -> int:
+    """The decimal places that show ``value`` to ``sig_digits`` significant digits (none for a
+    number with that many digits before the point).
+
+    >>> decimals_for(5.0589, 3), decimals_for(0.0417, 3), decimals_for(14.9, 3), decimals_for(13_288.0, 3)
+    (2, 4, 1, 0)
+    """
+    value = check_number(value, "value")
+    sig_digits = check_int(sig_digits, "sig_digits")
+    if value == 0 or not math.isfinite(value):
+        return sig_digits - 1
+    return max(0, sig_digits - 1 - math.floor(math.log10(abs(value))))
 
 
 def half_unit(value: float, sig_digits: int) -> float:
@@ -250,7 +271,7 @@ def half_unit(value: float, sig_digits: int) -> float:
     return float(f"{unit / 2:.3g}")
 
 
-def check_choice(answer: object, expected: str, *, explanations: dict[str, str]) -> Feedback:
+def grade_choice(answer: object, expected: str, *, explanations: dict[str, str]) -> Feedback:
     """Compare a multiple-choice answer (case and surrounding spaces ignored) with ``expected``, one
     of the keys of ``explanations`` {choice: why it is right or wrong}."""
     check_str(expected, "expected")

@@ -23,7 +23,7 @@ from lmcore.info.estimators import (
     plugin_entropy,
     rate_convergence,
     sample_rates,
-    token_counts,
+    type_counts,
 )
 from lmcore.info.measures import (
     Distribution,
@@ -41,7 +41,7 @@ from lmcore.info.sources import IIDSource, MarkovSource, MixtureSource
 
 __all__ = [
     "Distribution", "surprisal", "entropy", "cross_entropy", "kl_divergence", "distribution_perplexity",
-    "perplexity_from_logprobs", "convert", "huffman_code", "expected_code_length", "token_counts",
+    "perplexity_from_logprobs", "convert", "huffman_code", "expected_code_length", "type_counts",
     "plugin_entropy", "miller_madow_correction", "miller_madow_entropy", "EntropyGrowth", "entropy_growth",
     "block_entropy", "block_entropy_rates", "log_spaced", "SampleRates", "sample_rates", "rate_convergence",
     "IIDSource", "MarkovSource", "MixtureSource",

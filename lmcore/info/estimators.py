@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from lmcore.info.sources import IIDSource, MarkovSource, MixtureSource
 
 __all__ = [
-    "token_counts",
+    "type_counts",
     "plugin_entropy",
     "miller_madow_correction",
     "miller_madow_entropy",
@@ -73,7 +73,7 @@ def _counts(counts, name: str = "counts") -> np.ndarray:
         counts = list(counts.values())
     if isinstance(counts, (str, bytes)):
         raise TypeError(f"{name} must be a sequence or dict of counts, got {type(counts).__name__}; "
-                        "use token_counts(tokens) to count tokens")
+                        "use type_counts(tokens) to count tokens")
     try:
         array = np.asarray(counts)
     except (TypeError, ValueError):
@@ -144,15 +144,15 @@ def _seed(seed) -> int | None:
 # --- estimates from counts ------------------------------------------------------------------
 
 
-def token_counts(tokens: Iterable[Hashable]) -> np.ndarray:
-    """The count of each distinct token in ``tokens`` (order of first appearance), as an int array.
+def type_counts(tokens: Iterable[Hashable]) -> np.ndarray:
+    """The count of each type (distinct token) in ``tokens`` (order of first appearance), as an int array.
 
     ``tokens`` is a flat sequence (a string counts its characters), or an int array of ids
     (counted in the order of the ids). A missing value (NaN or None) is no token: it is refused.
 
-    >>> token_counts("abracadabra").tolist()
+    >>> type_counts("abracadabra").tolist()
     [5, 2, 2, 1, 1]
-    >>> token_counts([1.0, float("nan"), 2.0])
+    >>> type_counts([1.0, float("nan"), 2.0])
     Traceback (most recent call last):
     ...
     ValueError: tokens contains NaN at position 1: a missing value, not a symbol; drop or fill missing values first

@@ -1,6 +1,6 @@
 """A small neural language model in numpy (Bengio et al. 2003), measured exactly like the n-gram models.
 
-The model predicts each token from the ``k`` tokens before it (``context_size``), as an
+The model predicts each token from the ``k`` tokens before it (``context_length``), as an
 n-gram model of order k + 1 does, but through learned numbers instead of counts:
 
     x = [E[w_{t-k}]; ...; E[w_{t-1}]]          the k embeddings, each a row of E (|V| x d), one after another
@@ -13,8 +13,8 @@ its gradient derived by hand (:meth:`NeuralLM.loss_and_gradients`), with Adam st
 (:func:`lmcore.neural.train`, settings in a :class:`lmcore.neural.TrainingConfig`). Everything
 is seeded: the same arguments give the same model.
 
-Sentences are framed as the n-gram models frame them (``lmcore.ngram.Convention``'s
-standard): k ``<s>`` before each sentence (context only, never predicted), one ``</s>``
+Sentences are framed as the n-gram models frame them (:meth:`lmcore.lm.LanguageModel.frame`,
+as ``lmcore.ngram.Convention``'s standard): k ``<s>`` before each sentence (context only, never predicted), one ``</s>``
 after it (predicted), words outside the vocabulary as ``<unk>``. ``<s>`` is no outcome:
 its logit is set to -inf, so the probabilities of the outcomes sum to 1. A
 :class:`NeuralLM` is a :class:`lmcore.lm.LanguageModel`: the same functions, with the same
@@ -26,7 +26,7 @@ in ``lmcore/data`` as float16 arrays (:meth:`NeuralLM.save`); they compute in fl
 >>> from lmcore.neural import TrainingConfig, train
 >>> from lmcore.text import Vocabulary
 >>> toy = [["i", "spent", "three", "years"], ["before", "the", "mast"], ["i", "spent", "money"]]
->>> model = NeuralLM(Vocabulary.build(toy), context_size=1, dim=4, hidden=8, seed=0)
+>>> model = NeuralLM(Vocabulary.build(toy), context_length=1, dim=4, hidden=8, seed=0)
 >>> history = train(model, toy, config=TrainingConfig(epochs=150, batch_size=13, learning_rate=0.05, decay=1.0))
 >>> model.prob("spent", ["i"]) > 0.95                     # a neural bigram: "spent" always followed "i"
 True
@@ -42,9 +42,8 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
 from lmcore.checks import check_int, check_path, check_str
-from lmcore.lm import LanguageModel, Sentences, TokenScores
-from lmcore.ngram import FramedTokens, flatten_sentences, frame_sentences
-from lmcore.text import BOS, BOS_ID, EOS, EOS_ID, UNK_ID, Vocabulary
+from lmcore.lm import LanguageModel, Sentences
+from lmcore.text import BOS_ID, Vocabulary
 
 __all__ = ["PARAMETERS", "STORED_MODELS", "DATA", "NeuralLM", "load_stored"]
 
@@ -62,7 +61,7 @@ class NeuralLM(LanguageModel):
 
     - ``vocab``: the tokens it knows (:class:`lmcore.text.Vocabulary`); the softmax has one
       output per id, ``<s>``'s masked out.
-    - ``context_size``: k, how many previous tokens it sees (an n-gram model of order k + 1 sees as many).
+    - ``context_length``: k, how many previous tokens it sees (an n-gram model of order k + 1 sees as many).
     - ``dim``: d, the length of each token's embedding; ``hidden``: H, the hidden units.
     - ``seed``: the random initial parameters (and nothing else).
 
@@ -70,23 +69,23 @@ class NeuralLM(LanguageModel):
     float32. Introduced in notebooks/07_neural_models.ipynb, section "A small neural language model".
 
     >>> from lmcore.text import Vocabulary
-    >>> model = NeuralLM(Vocabulary(["a", "b"]), context_size=2, dim=3, hidden=4)
+    >>> model = NeuralLM(Vocabulary(["a", "b"]), context_length=2, dim=3, hidden=4)
     >>> model.n_parameters, f"{model.prob('a', ['<s>', 'b']):.4f}"    # 5 x 3 + 6 x 4 + 4 + 4 x 5 + 5
     (68, '0.2500')
     """
 
     keeps_last_tokens = True  # a longer context is cut to its last k tokens, as a window slides
 
-    def __init__(self, vocab: Vocabulary, context_size: int = 8, dim: int = 16, hidden: int = 128, seed: int = 0):
+    def __init__(self, vocab: Vocabulary, context_length: int = 8, dim: int = 16, hidden: int = 128, seed: int = 0):
         if not isinstance(vocab, Vocabulary):
             raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
         self.vocab = vocab
         self.outcome_ids = np.flatnonzero(np.arange(len(vocab)) != BOS_ID)
-        self.context_size = check_int(context_size, "context_size")
+        self._context_length = check_int(context_length, "context_length")
         self.dim = check_int(dim, "dim")
         self.hidden = check_int(hidden, "hidden")
         rng = np.random.default_rng(check_int(seed, "seed", minimum=0))
-        n_in, size = self.context_size * self.dim, len(vocab)
+        n_in, size = self.context_length * self.dim, len(vocab)
         self.E = rng.normal(0.0, 1.0, (size, self.dim)).astype(np.float32)
         self.W1 = (rng.normal(0.0, 1.0, (n_in, self.hidden)) / math.sqrt(n_in)).astype(np.float32)
         self.b1 = np.zeros(self.hidden, dtype=np.float32)
@@ -94,18 +93,18 @@ class NeuralLM(LanguageModel):
         self.b2 = np.zeros(size, dtype=np.float32)
 
     def __repr__(self) -> str:
-        return (f"NeuralLM(context_size={self.context_size}, dim={self.dim}, hidden={self.hidden}, "
+        return (f"NeuralLM(context_length={self.context_length}, dim={self.dim}, hidden={self.hidden}, "
                 f"{len(self.vocab):,} ids, {self.n_parameters:,} parameters)")
 
     @property
     def context_length(self) -> int:
-        """k: the tokens of context the model reads."""
-        return self.context_size
+        """k: the tokens of context the model reads (the name every lmcore model uses)."""
+        return self._context_length
 
     @property
     def sentence_padding(self) -> tuple[int, int]:
         """k ``<s>`` before each sentence, one ``</s>`` after it."""
-        return self.context_size, 1
+        return self.context_length, 1
 
     @property
     def n_parameters(self) -> int:
@@ -115,23 +114,7 @@ class NeuralLM(LanguageModel):
         """The arrays, by name (the model's own, not copies)."""
         return {name: getattr(self, name) for name in PARAMETERS}
 
-    # -- framing and the forward pass
-
-    def frame(self, sentences: Sentences) -> FramedTokens:
-        """Every predicted token of ``sentences`` with its k previous ids (``<s>`` before the start), one row each."""
-        return self._frame(sentences, "sentences")
-
-    def _frame(self, sentences: Sentences, name: str) -> FramedTokens:
-        """:meth:`frame`, its errors naming the argument ``name`` (``heldout`` in training)."""
-        tokens, lengths = flatten_sentences(sentences, name)
-        ids = self.vocab.encode(tokens).astype(np.int64)
-        if ((ids == BOS_ID) | (ids == EOS_ID)).any():
-            raise ValueError(f"{name} holds the marker {BOS} or {EOS}: lmcore adds them itself, "
-                             "so pass the raw tokens")
-        framed = frame_sentences(ids, lengths, self.context_size + 1, self.context_size, 1)
-        if framed.grams.shape[0] == 0:
-            raise ValueError(f"{name} has no tokens to predict")
-        return framed
+    # -- the forward pass
 
     # A diverged model's overflow gives NaN, which the callers refuse by name (_not_nan, train):
     # numpy's warnings about it would only add noise.
@@ -153,7 +136,7 @@ class NeuralLM(LanguageModel):
         forward pass for a whole encoded stream at once, in float64.
 
         >>> from lmcore.text import Vocabulary
-        >>> model = NeuralLM(Vocabulary(["a"]), context_size=1, dim=2, hidden=2)   # untrained: uniform
+        >>> model = NeuralLM(Vocabulary(["a"]), context_length=1, dim=2, hidden=2)   # untrained: uniform
         >>> np.exp(model.grams_logprobs([[1, 3], [3, 2]])).round(4).tolist()  # 3 outcomes: a, <unk>, </s>
         [0.3333, 0.3333]
         """
@@ -168,7 +151,7 @@ class NeuralLM(LanguageModel):
     def _check_grams(self, grams: ArrayLike) -> np.ndarray:
         """``grams`` as an int array of rows of k + 1 ids of this vocabulary, or a ValueError."""
         grams = np.asarray(grams)
-        width = self.context_size + 1
+        width = self.context_length + 1
         if grams.ndim != 2 or grams.shape[1] != width or not np.issubdtype(grams.dtype, np.integer):
             raise ValueError(f"grams must be an integer array of shape (N, {width}), got {grams.shape}")
         if grams.size and (grams.min() < 0 or grams.max() >= len(self.vocab)):
@@ -209,13 +192,10 @@ class NeuralLM(LanguageModel):
         return (f"{what}, so its probabilities would be NaN: its training diverged; "
                 "train it again with a smaller learning_rate")
 
-    def score_tokens(self, sentences: Sentences) -> TokenScores:
-        """Log-probability of every predicted token of ``sentences`` (words and one ``</s>`` each),
-        in the form :func:`lmcore.evaluate.evaluate` reads."""
-        framed = self.frame(sentences)
-        token_ids = framed.grams[:, -1]
-        return TokenScores(self.grams_logprobs(framed.grams), token_ids, framed.sentence_index,
-                           framed.position, framed.is_eos, token_ids == UNK_ID)
+    def id_logprobs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
+        """ln P(last id | the k ids before it) for each row, straight from the log-softmax
+        (:meth:`grams_logprobs`; ``context_len`` changes nothing, as in :meth:`id_probs`)."""
+        return self.grams_logprobs(grams)
 
     def context_logprobs(self, sentences: Sentences) -> np.ndarray:
         """ln P(token t | only its last c tokens of context, the others ``<s>``) for c = 0..k, as
@@ -223,15 +203,15 @@ class NeuralLM(LanguageModel):
         windows of :mod:`lmcore.evaluate` read it). Row k is :meth:`token_logprobs`.
 
         >>> from lmcore.text import Vocabulary
-        >>> model = NeuralLM(Vocabulary(["a"]), context_size=2, dim=2, hidden=2)
+        >>> model = NeuralLM(Vocabulary(["a"]), context_length=2, dim=2, hidden=2)
         >>> model.context_logprobs([["a", "a"]]).shape    # 3 cut-offs x (2 words + </s>)
         (3, 3)
         """
         grams = self.frame(sentences).grams
-        table = np.empty((self.context_size + 1, grams.shape[0]))
-        for c in range(self.context_size + 1):
+        table = np.empty((self.context_length + 1, grams.shape[0]))
+        for c in range(self.context_length + 1):
             cut = grams.copy()
-            cut[:, : self.context_size - c] = BOS_ID
+            cut[:, : self.context_length - c] = BOS_ID
             table[c] = self.grams_logprobs(cut)
         return table
 
@@ -285,7 +265,7 @@ class NeuralLM(LanguageModel):
                                  "(saved, they would not be finite): save with dtype=np.float32, or a model whose "
                                  "training did not diverge")
         np.savez_compressed(path, **arrays, tokens=np.array(self.vocab.words),
-                            sizes=np.array([self.context_size, self.dim, self.hidden, self.vocab.min_count]),
+                            sizes=np.array([self.context_length, self.dim, self.hidden, self.vocab.min_count]),
                             **{f"meta_{key}": np.asarray(value) for key, value in metadata.items()})
 
     @classmethod
@@ -293,8 +273,8 @@ class NeuralLM(LanguageModel):
         """``(model, metadata)`` from a file :meth:`save` wrote; the parameters become float32. A file
         whose parameters are not all finite (damaged, or a diverged model's) is refused."""
         with np.load(os.fsdecode(check_path(path)), allow_pickle=False) as stored:
-            context_size, dim, hidden, min_count = (int(v) for v in stored["sizes"])
-            model = cls(Vocabulary([str(t) for t in stored["tokens"]], min_count), context_size, dim, hidden)
+            context_length, dim, hidden, min_count = (int(v) for v in stored["sizes"])
+            model = cls(Vocabulary([str(t) for t in stored["tokens"]], min_count), context_length, dim, hidden)
             for name in PARAMETERS:
                 setattr(model, name, stored[name].astype(np.float32))
                 if not np.isfinite(getattr(model, name)).all():

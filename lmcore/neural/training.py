@@ -110,8 +110,8 @@ def train(model: NeuralLM, sentences: Sequence[Sequence[str]], heldout: Sequence
     if bad:
         raise ValueError(f"model's parameters {', '.join(bad)} hold NaN or infinite values: train a new NeuralLM")
     epochs, batch_size, decay, weight_decay = config.epochs, config.batch_size, config.decay, config.weight_decay
-    grams = model._frame(sentences, "sentences").grams
-    check = model._frame(heldout, "heldout").grams if heldout is not None else None
+    grams = model.frame(sentences, "sentences").grams
+    check = model.frame(heldout, "heldout").grams if heldout is not None else None
     if config.unigram_start:
         counts = np.bincount(grams[:, -1], minlength=len(model.vocab)) + 1.0
         model.b2[...] = np.log(counts / counts.sum())
@@ -182,18 +182,18 @@ def _diverged(model: NeuralLM, best: dict[str, np.ndarray], what: str, lr: float
 
 
 def train_new(sentences: Sequence[Sequence[str]], heldout: Sequence[Sequence[str]] | None = None, *,
-              min_count: int = 2, context_size: int = 8, dim: int = 16, hidden: int = 128,
+              min_count: int = 2, context_length: int = 8, dim: int = 16, hidden: int = 128,
               config: TrainingConfig = TrainingConfig()) -> tuple[NeuralLM, TrainingHistory]:
     """A new model on the vocabulary of ``sentences`` (tokens seen ``min_count`` times or more; the
     rest is ``<unk>``), its initial parameters drawn with ``config.seed``, trained by :func:`train`.
     The one recipe of the stored models (``benchmarks/train_neural.py``) and of the test that
     re-trains a reduced one.
 
-    >>> model, history = train_new([list("abab"), list("ba")], context_size=2, dim=2, hidden=4,
+    >>> model, history = train_new([list("abab"), list("ba")], context_length=2, dim=2, hidden=4,
     ...                            config=TrainingConfig(epochs=2))
     >>> model.vocab.words, history.train_bits.shape
     (('a', 'b'), (2,))
     """
     vocab = Vocabulary.build(sentences, min_count)
-    model = NeuralLM(vocab, context_size=context_size, dim=dim, hidden=hidden, seed=config.seed)
+    model = NeuralLM(vocab, context_length=context_length, dim=dim, hidden=hidden, seed=config.seed)
     return model, train(model, sentences, heldout, config)

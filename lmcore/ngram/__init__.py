@@ -14,15 +14,15 @@ Models (all probabilities of an *outcome*: a known word, ``<unk>`` in an open
 vocabulary, ``</s>`` when sentences end with it; never ``<s>``, except under nltk's
 convention):
 
-- :class:`MLE` (``estimators``): ``P(w | h) = c(h, w) / c(h)``; an unseen history gives 0 (as nltk),
+- :class:`MLE` (``add_k``): ``P(w | h) = c(h, w) / c(h)``; an unseen history gives 0 (as nltk),
   and its :meth:`~NgramModel.next_word_distribution` raises, as it is undefined.
 - :class:`AddK`: ``P(w | h) = (c(h, w) + k) / (c(h) + k |V|)``, |V| = number of
   outcomes; ``k = 1`` is Laplace.
 - :class:`Interpolated`: ``P(w | h) = Σ_i λ_i P_i(w | h_i)`` (``interpolation``).
 - :class:`KneserNey`: interpolated modified Kneser-Ney, as KenLM's ``lmplz`` (``kneser_ney``).
 
-:func:`write_arpa` writes a model in backoff form (a :class:`BackoffModel`) as an ARPA file
-(``arpa_writer``) and refuses any other with the reason; :func:`read_arpa` reads one, KenLM's
+:func:`write_arpa` writes a model in backoff form (a :class:`BackoffModel`, ``backoff``) as an
+ARPA file (``arpa_writer``) and refuses any other with the reason; :func:`read_arpa` reads one, KenLM's
 and SRILM's included, as an :class:`ArpaModel` (``arpa_reader``).
 
 A context shorter than n - 1 (the first words of a sentence when ``start_padding``
@@ -38,19 +38,12 @@ with its unigram model this way.
 
 from __future__ import annotations
 
+from lmcore.ngram.add_k import MLE, AddK
 from lmcore.ngram.arpa_reader import ArpaModel, read_arpa
-from lmcore.ngram.arpa_writer import DIGITS, LOG10_ZERO, BackoffModel, write_arpa
+from lmcore.ngram.arpa_writer import DIGITS, LOG10_ZERO, write_arpa
+from lmcore.ngram.backoff import BackoffModel
 from lmcore.ngram.counted import CountedNgramModel, encode_sentences
-from lmcore.ngram.counting import (
-    FramedTokens,
-    NgramCounts,
-    NgramTable,
-    TokenCounts,
-    check_order,
-    flatten_sentences,
-    frame_sentences,
-)
-from lmcore.ngram.estimators import MLE, AddK
+from lmcore.ngram.counting import NgramCounts, NgramTable, TokenCounts, check_order
 from lmcore.ngram.interpolation import (
     LAMBDA_SUM_TOLERANCE,
     EMTrace,
@@ -65,8 +58,8 @@ from lmcore.ngram.kneser_ney import FALLBACK_DISCOUNTS, KneserNey, kneser_ney_di
 from lmcore.ngram.model import CONVENTIONS, Convention, NgramModel, resolve_convention
 
 __all__ = [
-    "FramedTokens", "NgramCounts", "NgramTable", "TokenCounts", "check_order", "flatten_sentences",
-    "frame_sentences", "CONVENTIONS", "Convention", "NgramModel", "resolve_convention", "CountedNgramModel",
+    "NgramCounts", "NgramTable", "TokenCounts", "check_order", "CONVENTIONS", "Convention", "NgramModel",
+    "resolve_convention", "CountedNgramModel",
     "MLE", "AddK", "LAMBDA_SUM_TOLERANCE", "EMTrace", "Interpolated", "check_lambdas", "check_order_probs",
     "fit_interpolation_weights", "interpolated_perplexity", "interpolated_probs", "FALLBACK_DISCOUNTS",
     "KneserNey", "kneser_ney_discounts", "DIGITS", "LOG10_ZERO", "BackoffModel", "write_arpa", "ArpaModel",

@@ -1,52 +1,27 @@
 """Writing an lmcore n-gram model as an ARPA file: its backoff form, in log10.
 
-A model in backoff form is a :class:`BackoffModel`: for every word w never seen after a
-history h in training, P(w | h) = α(h) Q(w | h'), h' being h without its first token.
-:func:`write_arpa` writes such a model and refuses any other with the reason. The format,
+A model in backoff form is a :class:`~lmcore.ngram.BackoffModel` (``backoff``): for every word w
+never seen after a history h in training, P(w | h) = α(h) Q(w | h'), h' being h without its first
+token. :func:`write_arpa` writes such a model and refuses any other with the reason. The format,
 and how lmcore's models map onto it, are described with the reader, ``arpa_reader``.
 """
 
 from __future__ import annotations
 
-import abc
 import math
 from pathlib import Path
 
 import numpy as np
 
 from lmcore.checks import check_bool, check_path
+from lmcore.ngram.backoff import BackoffModel
 from lmcore.ngram.model import NgramModel
 from lmcore.text import BOS_ID, Vocabulary
 
-__all__ = ["DIGITS", "LOG10_ZERO", "BackoffModel", "write_arpa"]
+__all__ = ["DIGITS", "LOG10_ZERO", "write_arpa"]
 
 LOG10_ZERO = -99.0  # the format's stand-in for log10(0), used for <s>
 DIGITS = 7  # decimals of each log10 value: 5e-8 rounding, far below the 1e-6 round trip
-
-
-class BackoffModel(abc.ABC):
-    """An n-gram model fitted on counts, in backoff form, which :func:`write_arpa` can write.
-
-    Beside its own P(w | h) for the n-grams seen in training, it gives each order-k
-    distribution it backs off to (:meth:`lower_order_probs`) and each history's weight
-    α(h) (:meth:`backoff_weights`); :meth:`check_backoff_form` refuses a fitted model
-    whose settings leave no (exact) backoff form.
-    """
-
-    @abc.abstractmethod
-    def lower_order_probs(self, grams: np.ndarray, order: int) -> np.ndarray:
-        """Q_k(w | h): the distribution of order k = ``order`` (below the model's) that the model backs
-        off to, for each row's k-gram (the last k columns), each a k-gram seen in training."""
-
-    @abc.abstractmethod
-    def backoff_weights(self, grams: np.ndarray, order: int) -> np.ndarray:
-        """α(h) for each row's history h (the last ``order`` columns, fewer than the model's order),
-        seen in training:
-        P(w | h) = α(h) Q_k(w | h') for every w never seen after h. A history starting with
-        ``<s>`` stands for the whole sentence start (``<s>`` repeated to order - 1 tokens)."""
-
-    def check_backoff_form(self, exact: bool) -> None:  # noqa: B027 (a hook: most models need no check)
-        """Raise if this fitted model cannot be written (exactly, when ``exact``); by default it can."""
 
 
 def _check_writable(model, exact) -> None:

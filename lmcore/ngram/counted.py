@@ -17,9 +17,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from lmcore.checks import check_int, check_str
-from lmcore.lm import Sentences, check_id_rows, context_rows
-from lmcore.ngram.counting import NgramCounts, NgramIndex, TokenCounts, check_encoded, flatten_sentences
-from lmcore.ngram.model import Convention, NgramModel, check_markers
+from lmcore.lm import Sentences, check_encoded, check_id_rows, context_rows, flatten_sentences
+from lmcore.ngram.counting import NgramCounts, NgramIndex, TokenCounts
+from lmcore.ngram.model import Convention, NgramModel
 from lmcore.text import BOS_ID, EOS_ID, UNK_ID, Vocabulary, encode_lines
 
 __all__ = ["CountedNgramModel", "encode_sentences", "lower_orders"]
@@ -29,7 +29,7 @@ def lower_orders(counts: NgramCounts, order: int) -> NgramCounts:
     counts at ``order`` itself, provided both countings framed each sentence with ``order - 1`` or more
     ``<s>`` and one ``</s>`` and left the n-grams of ``<s>`` alone uncounted (``count_padding=False``):
     such an n-gram ends at no predicted token and gets no row, and every other k-gram has its whole
-    history either way. tests/unit/test_order_table_ch04.py checks the arrays, order by order.
+    history either way. tests/unit/test_order_table.py checks the arrays, order by order.
 
     >>> from lmcore.ngram import NgramCounts
     >>> ids, lengths = np.array([3, 4, 5, 3, 4]), np.array([3, 2])
@@ -47,7 +47,7 @@ def encode_sentences(sentences: Sentences, vocab: Vocabulary | None = None, min_
     """``(ids, lengths, vocab)``: ``sentences`` (lists of str tokens) as :meth:`CountedNgramModel.fit`
     reads them, for ``fit_encoded``: every sentence's ids in a row, each sentence's length, and the
     vocabulary, built from the sentences (words seen ``min_count`` times or more) unless given.
-    A sentence that holds ``<s>`` or ``</s>`` is refused: lmcore adds them itself.
+    A sentence that holds ``<s>`` or ``</s>`` is refused by ``fit_encoded``: lmcore adds them itself.
 
     >>> ids, lengths, vocab = encode_sentences([["i", "spent"], ["i"]])
     >>> ids.tolist(), lengths.tolist(), len(vocab)
@@ -62,7 +62,6 @@ def encode_sentences(sentences: Sentences, vocab: Vocabulary | None = None, min_
         raise ValueError("give either vocab or min_count, not both: min_count is for building a vocabulary")
     ids = vocab.encode(tokens)
     del tokens  # the flat list is as large as the ids: gone before counting
-    check_markers(sentences, ids, lengths)
     return ids, lengths, vocab
 
 
@@ -101,7 +100,7 @@ class CountedNgramModel(NgramModel):
         a line, split at whitespace as KenLM's ``lmplz`` reads them (or by ``tokenizer``: str -> list of str),
         read in chunks straight to ids: no list of str tokens is held (:func:`lmcore.text.encode_lines`).
         The model is the one :meth:`fit` gives on the same sentences as token lists."""
-        return self.fit_encoded(*encode_lines(source, vocab, min_count, tokenizer))
+        return self._fit_checked(*encode_lines(source, vocab, min_count, tokenizer))  # checked as it was read
 
     def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary,
                     counts: NgramCounts | None = None) -> CountedNgramModel:
@@ -121,7 +120,11 @@ class CountedNgramModel(NgramModel):
         >>> MLE(2).fit_encoded(ids, [3, 2], vocab).count("spent", ["i"])
         2
         """
-        ids, lengths = check_encoded(ids, lengths, vocab)
+        return self._fit_checked(*check_encoded(ids, lengths, vocab), vocab, counts)
+
+    def _fit_checked(self, ids: np.ndarray, lengths: np.ndarray, vocab: Vocabulary,
+                     counts: NgramCounts | None = None) -> CountedNgramModel:
+        """:meth:`fit_encoded` of ids already checked (in range, no markers: refused once per fit)."""
         n_start, n_end = self.convention.padding(self.order)
         if counts is not None:
             self._check_shared_counts(counts, vocab, n_start, n_end)
@@ -141,6 +144,27 @@ class CountedNgramModel(NgramModel):
         else:
             self.counts = NgramCounts.from_sentences(ids, lengths, self.order, n_start, n_end, len(vocab),
                                                      count_padding=self._counts_padding())
+        return self
+
+    def adopt_counts(self, model: CountedNgramModel) -> CountedNgramModel:
+        """This model, fitted on the fitted ``model``'s training counts: the same vocabulary, outcomes
+        and count tables, shared, not copied. For an estimate that is a formula of the counts (MLE,
+        add-k) of the same convention, as :class:`~lmcore.ngram.Interpolated` shares its counts
+        with its components; returns the model.
+
+        >>> from lmcore.ngram import MLE, AddK
+        >>> counted = MLE(2).fit([["a", "b"]])
+        >>> AddK(2, k=1).adopt_counts(counted).prob("b", ["a"])   # (1 + 1) / (1 + 4)
+        0.4
+        """
+        if not isinstance(model, CountedNgramModel):
+            raise TypeError(f"model must be an lmcore n-gram model fitted on counts, got {type(model).__name__}")
+        counts = model._check_counted()
+        if model.order < self.order or model.convention != self.convention:
+            raise ValueError(f"model must have this model's convention and order {self.order} or more, "
+                             f"got order {model.order}")
+        self.vocab, self.counts = model.vocab, counts
+        self._is_outcome, self.outcome_ids = model._is_outcome, model.outcome_ids
         return self
 
     def _check_shared_counts(self, counts: NgramCounts, vocab: Vocabulary, n_start: int, n_end: int) -> None:
@@ -232,11 +256,7 @@ class CountedNgramModel(NgramModel):
         """
         counts = self._check_counted()
         grams, context_len = context_rows(self, context, np.array([UNK_ID]))
-        k = int(context_len[0]) + 1
-        table, base = counts.tables[k - 1], counts.base
-        history_key = int(counts.history_keys(grams[:, :-1], k - 1)[0])  # -1 if never seen: no continuations
-        first, last = np.searchsorted(table.keys, [history_key * base, (history_key + 1) * base])
-        ids, seen = table.keys[first:last] % base, table.counts[first:last]
+        _, ids, seen = counts.continuations(grams[:, grams.shape[1] - 1 - int(context_len[0]):-1])
         by_count = np.argsort(-seen, kind="stable")
         return {token: int(c) for token, c in zip(self.vocab.decode(ids[by_count]), seen[by_count])}
 
@@ -278,7 +298,7 @@ class CountedNgramModel(NgramModel):
         """
         counts = self._check_counted()
         k = self._check_count_order(self.order if order is None else order)
-        targets = self._targets(sentences)
+        targets = self.frame(sentences)
         orders = np.minimum(targets.context_len + 1, k)
         found = np.zeros((3, orders.size), dtype=np.int64)
         for j in range(1, k + 1):

@@ -1,8 +1,9 @@
-"""Counting n-grams in numpy: framing sentences with ``<s>``/``</s>``, integer keys, count tables.
+"""Counting n-grams in numpy: integer keys, count tables, the words that follow a context.
 
 The machinery under every model of :mod:`lmcore.ngram`; a chapter never needs it directly
-(models answer ``model.count(history, word)``, ``model.continuations(history)`` and
-``model.token_counts(sentences)`` in tokens).
+(models answer ``model.count(word, context)``, ``model.continuations(context)`` and
+``model.token_counts(sentences)`` in tokens). Sentences are padded with ``<s>``/``</s>`` as
+every model frames them (:func:`lmcore.lm.padded_stream`).
 
 Every n-gram is stored as one int64 key, built as a trie numbers its nodes
 (:class:`NgramIndex`): a 1-gram's key is its id; every distinct j-gram the training text
@@ -23,78 +24,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lmcore.checks import check_int, check_sentences
-from lmcore.text import BOS_ID, EOS_ID, Vocabulary
+from lmcore.checks import check_int
+from lmcore.lm import padded_stream
 
 # What other packages use; the rest (NgramIndex, lookup, take, ...) serves this package's models.
-__all__ = ["FramedTokens", "NgramCounts", "NgramTable", "TokenCounts", "check_order", "flatten_sentences",
-           "frame_sentences"]
+__all__ = ["NgramCounts", "NgramTable", "TokenCounts", "check_order"]
 
 INT64_MAX = np.iinfo(np.int64).max
 INT32_TOKENS = 2**31  # a padded stream this long or longer counts in int64: a count or position may pass int32
 
 
-@dataclass(frozen=True)
-class FramedTokens:
-    """The predicted tokens of a set of sentences, one row each (:func:`frame_sentences`).
-
-    ``grams[t, -1]`` is the predicted id and ``grams[t, -1 - j]`` the id j tokens
-    before it; only the last ``context_len[t]`` context columns are real.
-    """
-
-    grams: np.ndarray
-    context_len: np.ndarray
-    sentence_index: np.ndarray
-    position: np.ndarray  # index in the unpadded sentence; len(sentence) + j for the j-th </s>
-    is_eos: np.ndarray
-
-
 _CHUNK = 1 << 20  # elements per step where a loop keeps the temporaries small
-
-
-def _padded_stream(ids: np.ndarray, lengths: np.ndarray, n_start: int, n_end: int,
-                   cap: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """All sentences in one row of ids (int32), each after ``n_start`` ``<s>`` and before ``n_end``
-    ``</s>``, and the depth of each token: how many tokens of its sentence come before it (int32;
-    with ``cap``, at most ``cap``, in the smallest unsigned type). A token is predicted when its
-    depth is ``n_start`` or more, and a k-gram ends there from depth k - 1.
-
-    >>> [a.tolist() for a in _padded_stream(np.array([5, 6]), np.array([2]), 1, 1)]   # <s>=1 a=5 b=6 </s>=2
-    [[1, 5, 6, 2], [0, 1, 2, 3]]
-    >>> _padded_stream(np.array([5, 6]), np.array([2]), 1, 1, cap=2)[1].tolist()
-    [0, 1, 2, 2]
-    """
-    padded = lengths + n_start + n_end
-    starts = np.cumsum(padded) - padded
-    total = int(padded.sum())
-    if cap is None:
-        depth = np.ones(total, dtype=np.int32)
-        if depth.size:  # depth counts up from 0 in each sentence: +1 everywhere, reset at each start
-            shown = padded > 0  # a sentence padded to nothing has no start
-            depth[0] = 0
-            depth[starts[shown][1:]] = 1 - padded[shown][:-1]
-            np.cumsum(depth, out=depth)
-    else:  # the first cap tokens of each sentence, one step each: no array over the tokens but this
-        depth = np.full(total, cap, dtype=np.min_scalar_type(cap))
-        for j in range(cap):
-            depth[starts[padded > j] + j] = j
-    stream = np.full(total, BOS_ID, dtype=np.int32)  # the <s> are in place
-    real = np.ones(total, dtype=bool)  # a mask, not an array of positions: a byte per token
-    for j in range(n_start):
-        real[starts + j] = False
-    ends = starts + n_start + lengths
-    for j in range(n_end):
-        real[ends + j] = False
-    stream[real] = ids
-    del real
-    for j in range(n_end):
-        stream[ends + j] = EOS_ID
-    return stream, depth
 
 
 def _positions(depth: np.ndarray, least: int, dtype) -> np.ndarray:
@@ -155,31 +99,6 @@ def _number_tokens(first: np.ndarray, positions: np.ndarray, out: np.ndarray) ->
         out[positions[start : start + _CHUNK]] = ranks
         rank = ranks[-1]
     return out
-
-
-def frame_sentences(ids: np.ndarray, lengths: np.ndarray, order: int, n_start: int, n_end: int) -> FramedTokens:
-    """Pad each sentence with ``n_start`` ``<s>`` and ``n_end`` ``</s>`` and list every predicted
-    token with the ``order - 1`` ids before it (vectorized).
-
-    ``ids`` holds all sentences' ids in a row, split by ``lengths``.
-
-    >>> framed = frame_sentences(np.array([5, 6]), np.array([2]), order=2, n_start=1, n_end=1)
-    >>> framed.grams.tolist(), framed.context_len.tolist()   # <s>=1 a=5, a b=6, b </s>=2
-    ([[1, 5], [5, 6], [6, 2]], [1, 1, 1])
-    """
-    ids, lengths = _ids_and_lengths(ids, lengths)
-    order = check_int(order, "order")
-    n_start, n_end = check_int(n_start, "n_start", minimum=0), check_int(n_end, "n_end", minimum=0)
-    stream, depth = _padded_stream(ids, lengths, n_start, n_end)
-    rows = np.flatnonzero(depth >= n_start)
-    grams = np.empty((rows.size, order), dtype=np.int64)
-    for back in range(order):
-        # reads across sentence starts are harmless: context_len masks them
-        grams[:, order - 1 - back] = stream[np.maximum(rows - back, 0)]
-    sentence_index = np.repeat(np.arange(lengths.size), lengths + n_end)
-    position = depth[rows] - n_start
-    return FramedTokens(grams, np.minimum(depth[rows], order - 1), sentence_index, position,
-                        is_eos=position >= lengths[sentence_index])
 
 
 @dataclass(frozen=True)
@@ -351,7 +270,7 @@ class NgramCounts:
         t comes from the number of the (k-1)-gram ending at t - 1, and its suffix is the (k-1)-gram
         ending at t. Arrays over the tokens are int32 (ids, positions, node numbers) or bytes (depths).
         """
-        stream, depth = _padded_stream(ids, lengths, n_start, n_end, cap=max(order, n_start))  # as far as asked
+        stream, depth = padded_stream(ids, lengths, n_start, n_end, cap=max(order, n_start))  # as far as asked
         count_type = np.int32 if stream.size < INT32_TOKENS else np.int64  # counts, rows and node numbers
         seen = np.bincount(stream if count_padding else stream[depth >= n_start], minlength=base)
         keys = np.flatnonzero(seen)
@@ -422,10 +341,32 @@ class NgramCounts:
         first, last = np.searchsorted(self.tables[order - 1].keys, [low * base, high * base])
         return slice(int(first), int(last))
 
+    def continuations(self, contexts: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Which words followed each context in training, with what counts: for M contexts of j ids
+        each (an (M, j) array, j below the number of orders), every pair with c(context, w) > 0 as
+        ``(owner, ids, counts)``: ``owner[r]`` is the row of ``contexts``, ``ids[r]`` the word w and
+        ``counts[r]`` = c(context, w). One context's words are together, in id order; a context never
+        seen as a history has none. Vectorized: one pair of binary searches per context.
+
+        >>> counts = NgramCounts.from_sentences(np.array([5, 6, 5, 5]), np.array([4]), 2, 1, 1, 7)
+        >>> [a.tolist() for a in counts.continuations([[5], [6], [4]])]   # after 5: 5, 6, </s>=2; after 6: 5
+        [[0, 0, 0, 1], [2, 5, 6, 5], [1, 1, 1, 1]]
+        """
+        contexts = np.asarray(contexts, dtype=np.int64)
+        if contexts.ndim != 2 or not 0 <= contexts.shape[1] < len(self.tables):
+            raise ValueError(f"contexts must be an (M, j) array of ids, j from 0 to {len(self.tables) - 1}, "
+                             f"got shape {contexts.shape}")
+        j, base = contexts.shape[1], self.base
+        table = self.tables[j]
+        nodes = self.index.node_ids(contexts, j)
+        first = np.searchsorted(table.keys, nodes * base)
+        size = np.where(nodes >= 0, np.searchsorted(table.keys, (nodes + 1) * base) - first, 0)
+        rows = np.repeat(first - np.cumsum(size) + size, size) + np.arange(int(size.sum()))
+        return np.repeat(np.arange(contexts.shape[0]), size), table.keys[rows] % base, table.counts[rows]
+
     def count_of_counts(self, order: int, largest: int = 4) -> np.ndarray:
         """``n[r]`` = number of distinct n-grams of ``order`` seen exactly r times, r = 0..largest."""
-        counts = self.tables[order - 1].counts
-        return np.bincount(counts[counts <= largest], minlength=largest + 1)
+        return count_of_counts(self.tables[order - 1].counts, largest)
 
 
 @dataclass(frozen=True)
@@ -444,50 +385,13 @@ class TokenCounts:
     history_types: np.ndarray
 
 
-def flatten_sentences(sentences: object, name: str) -> tuple[list, np.ndarray]:
-    """All tokens of ``sentences`` (:func:`lmcore.checks.check_sentences`: a non-empty list of token
-    lists of str) in one list, and the length of each sentence; errors name the argument ``name``,
-    a bad token the sentence it is in. One list lets the vocabulary encode every token in a single
-    call, several times faster than one call per sentence (so the tokens are checked here: the
-    vocabulary sees only the one list).
+def count_of_counts(counts: np.ndarray, largest: int = 4) -> np.ndarray:
+    """``n[r]`` = how many of ``counts`` (ints >= 1) are exactly r, r = 0..largest (n[0] = 0: none is).
 
-    >>> flatten_sentences([["i"], ["spent", 3]], "heldout")
-    Traceback (most recent call last):
-    ...
-    TypeError: heldout[1] must contain only str tokens, got int 3
+    >>> count_of_counts(np.array([1, 3, 1, 7]), 3).tolist()
+    [0, 2, 0, 1]
     """
-    sentences = check_sentences(sentences, name)
-    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
-    return list(chain.from_iterable(sentences)), lengths
-
-
-def _ids_and_lengths(ids: object, lengths: object) -> tuple[np.ndarray, np.ndarray]:
-    """``ids`` (every sentence's ids in a row) and ``lengths`` (one per sentence, adding up to
-    the number of ids) as 1-d int arrays, or an error naming the one that is not."""
-    ids, lengths = np.asarray(ids), np.asarray(lengths)
-    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-        raise TypeError(f"ids must be a 1-d array of integer vocabulary ids, got {ids.dtype} of shape {ids.shape}")
-    if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer) or (lengths < 0).any():
-        raise TypeError("lengths must be a 1-d array of sentence lengths (integers >= 0)")
-    if int(lengths.sum()) != ids.size:
-        raise ValueError(f"lengths add up to {int(lengths.sum())}, but ids holds {ids.size} ids")
-    return ids, lengths
-
-
-def check_encoded(ids: object, lengths: object, vocab: Vocabulary) -> tuple[np.ndarray, np.ndarray]:
-    """``ids`` (every sentence's vocabulary ids in a row) and ``lengths`` (one per sentence) as
-    arrays, checked against ``vocab``: ids in range, no ``<s>``/``</s>`` inside."""
-    if not isinstance(vocab, Vocabulary):
-        raise TypeError(f"vocab must be an lmcore Vocabulary, got {type(vocab).__name__}")
-    tokens = vocab.tokens
-    ids, lengths = _ids_and_lengths(ids, lengths)
-    if ids.size and (ids.min() < 0 or ids.max() >= len(tokens)):
-        raise ValueError(f"ids must be vocabulary ids between 0 and {len(tokens) - 1}, got {ids.min()} .. {ids.max()}")
-    markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
-    if markers.size:
-        raise ValueError(f"ids holds the marker {tokens[ids[markers[0]]]!r} at index {markers[0]}: "
-                         "lmcore adds <s> and </s> itself (see Convention)")
-    return ids, lengths.astype(np.int64)
+    return np.bincount(counts[counts <= largest], minlength=largest + 1)
 
 
 def check_order(order: object) -> int:

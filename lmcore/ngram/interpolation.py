@@ -34,10 +34,10 @@ from lmcore.checks import (
 )
 from lmcore.info import perplexity_from_logprobs
 from lmcore.lm import NotFittedError, Sentences, check_id_rows
-from lmcore.ngram.arpa_writer import BackoffModel
+from lmcore.ngram.add_k import MLE, AddK
+from lmcore.ngram.backoff import BackoffModel
 from lmcore.ngram.counted import CountedNgramModel
 from lmcore.ngram.counting import NgramCounts, check_order
-from lmcore.ngram.estimators import MLE, AddK
 from lmcore.ngram.model import Convention
 from lmcore.text import BOS_ID, Vocabulary
 
@@ -275,15 +275,14 @@ class Interpolated(CountedNgramModel, BackoffModel):
         first, *rest = self.components
         return (type(first) is AddK and first.k == 1.0 and all(type(c) is MLE for c in rest))
 
-    def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary,
-                    counts: NgramCounts | None = None) -> CountedNgramModel:
-        super().fit_encoded(ids, lengths, vocab, counts)
+    def _fit_checked(self, ids: np.ndarray, lengths: np.ndarray, vocab: Vocabulary,
+                     counts: NgramCounts | None = None) -> CountedNgramModel:
+        super()._fit_checked(ids, lengths, vocab, counts)
         for component in self.components:
             if type(component) in (MLE, AddK):  # a formula of the counts: these counts serve
-                component.vocab, component.counts = self.vocab, self.counts
-                component._is_outcome, component.outcome_ids = self._is_outcome, self.outcome_ids
+                component.adopt_counts(self)
             else:
-                component.fit_encoded(ids, lengths, vocab, counts)
+                component._fit_checked(ids, lengths, vocab, counts)
         return self
 
     def _order_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:
@@ -304,7 +303,7 @@ class Interpolated(CountedNgramModel, BackoffModel):
 
         Rows follow :meth:`token_logprobs`; unknown words are scored as ``<unk>``.
         """
-        targets = self._targets(sentences)
+        targets = self.frame(sentences)
         return self._order_probs(targets.grams, targets.context_len)
 
     def id_probs(self, grams: np.ndarray, context_len: np.ndarray) -> np.ndarray:

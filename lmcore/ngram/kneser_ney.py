@@ -15,9 +15,9 @@ from numpy.typing import ArrayLike
 
 from lmcore.checks import check_weights
 from lmcore.lm import check_id_rows
-from lmcore.ngram.arpa_writer import BackoffModel
+from lmcore.ngram.backoff import BackoffModel
 from lmcore.ngram.counted import CountedNgramModel
-from lmcore.ngram.counting import NgramCounts, lookup, take
+from lmcore.ngram.counting import NgramCounts, count_of_counts, lookup, take
 from lmcore.ngram.model import Convention
 from lmcore.text import BOS_ID, Vocabulary
 
@@ -39,11 +39,6 @@ def _closed_form_discounts(count_of_counts) -> np.ndarray | str:
         if not 0 < d <= j:
             return f"D{j} = {d:.4f} is outside (0, {j}]"
     return discounts
-
-
-def _count_of_counts(adjusted: np.ndarray) -> np.ndarray:
-    """``t[j]``, j = 0..4: how many of the ``adjusted`` counts are exactly j (t_0 = 0: none is)."""
-    return np.bincount(adjusted[adjusted <= 4], minlength=5)
 
 
 def kneser_ney_discounts(count_of_counts: ArrayLike) -> np.ndarray:
@@ -170,6 +165,8 @@ class KneserNey(CountedNgramModel, BackoffModel):
     (0.2, 0.0, [0.0, 0.0, 0.0])
     """
 
+    backs_off = True  # P(v | h) = γ(h) P(v | h') for v unseen after h: lmcore.coding codes it in levels
+
     def __init__(self, order: int, discounts: ArrayLike | None = None, *, fallback: ArrayLike = FALLBACK_DISCOUNTS,
                  convention: Convention | str = "standard", plain_continuation: bool = False):
         super().__init__(order, convention=convention)
@@ -186,11 +183,11 @@ class KneserNey(CountedNgramModel, BackoffModel):
     def _counts_padding(self) -> bool:
         return False  # KenLM's counts under every convention: n-grams of <s> alone are padding, never counted
 
-    def fit_encoded(self, ids: ArrayLike, lengths: ArrayLike, vocab: Vocabulary,
-                    counts: NgramCounts | None = None) -> CountedNgramModel:
-        """Count as :meth:`NgramModel.fit_encoded` (or take ``counts``), then adjust the counts and
-        estimate the discounts (:meth:`fit`, on sentences of str tokens, comes here too)."""
-        super().fit_encoded(ids, lengths, vocab, counts)
+    def _fit_checked(self, ids: np.ndarray, lengths: np.ndarray, vocab: Vocabulary,
+                     counts: NgramCounts | None = None) -> CountedNgramModel:
+        """Count as :meth:`~lmcore.ngram.CountedNgramModel.fit_encoded` (or take ``counts``), then adjust
+        the counts and estimate the discounts (:meth:`fit` and ``fit_text`` come here too)."""
+        super()._fit_checked(ids, lengths, vocab, counts)
         ngrams, tables = self.counts, self.counts.tables
         # n-grams starting with <s> <s> exist only because of the padding (KenLM drops them); keys are
         # in id order, so they, and the n-grams starting with <s>, are consecutive rows
@@ -198,7 +195,7 @@ class KneserNey(CountedNgramModel, BackoffModel):
         adjusted = [self._adjusted(k, ngrams.prefix_rows(k, [BOS_ID]) if k > 1 else slice(0))
                     for k in range(1, self.order + 1)]
         # t_j = how many kept n-grams have adjusted count j, j = 0..4 (t_0 = 0)
-        self.count_of_counts_ = np.array([_count_of_counts(a) - _count_of_counts(a[cut])
+        self.count_of_counts_ = np.array([count_of_counts(a) - count_of_counts(a[cut])
                                           for a, cut in zip(adjusted, dropped)])
         self._estimate_discounts(self.count_of_counts_)
         levels = zip(tables, adjusted, self.discounts_, dropped)

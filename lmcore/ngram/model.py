@@ -21,9 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from lmcore.checks import check_bool, check_int
-from lmcore.lm import LanguageModel, Sentences, TokenScores
-from lmcore.ngram.counting import FramedTokens, check_order, flatten_sentences, frame_sentences
-from lmcore.text import BOS, BOS_ID, EOS, EOS_ID, UNK_ID
+from lmcore.lm import LanguageModel, flatten_sentences, model_context
+from lmcore.ngram.counting import check_order
+from lmcore.text import BOS_ID, EOS_ID, UNK_ID
 
 __all__ = ["CONVENTIONS", "Convention", "NgramModel", "resolve_convention"]
 
@@ -118,30 +118,16 @@ def resolve_convention(convention: Convention | str) -> Convention:
     raise ValueError(f"convention must be a Convention or one of {sorted(CONVENTIONS)}, got {convention!r}")
 
 
-def check_markers(sentences: Sequence[Sequence[str]], ids: np.ndarray, lengths: np.ndarray) -> None:
-    """Refuse ``<s>`` or ``</s>`` inside ``sentences`` (encoded as ``ids``): lmcore adds them."""
-    markers = np.flatnonzero((ids == BOS_ID) | (ids == EOS_ID))
-    if markers.size:
-        first = int(markers[0])
-        index = int(np.searchsorted(np.cumsum(lengths), first, side="right"))
-        position = first - int(lengths[:index].sum())
-        sentence = list(sentences[index])
-        raw = [t for t in sentence if t not in (BOS, EOS)] or ["i", "spent", "money"]
-        raise ValueError(
-            f"sentences[{index}] holds the marker {sentence[position]!r} at position {position}: "
-            f"lmcore adds {BOS} and {EOS} itself (see Convention), so pass the raw tokens, e.g. {raw}"
-        )
-
-
 class NgramModel(LanguageModel):
     """What every n-gram model does: frame sentences by its :class:`Convention`, score them,
     give next-word distributions and sample.
 
     A subclass supplies :meth:`id_probs`, the probability of each row's last id given the ids
     before it, and sets ``vocab``, ``outcome_ids`` and ``_is_outcome`` (a mask over the
-    vocabulary) when it is fitted or read. A subclass that lacks ``id_probs`` cannot be
-    built: ``HalfMade(2)`` raises ``TypeError: Can't instantiate abstract class HalfMade
-    with abstract method id_probs``.
+    vocabulary) when it is fitted or read; framing and scoring are the protocol's
+    (:meth:`lmcore.lm.LanguageModel.frame`, :meth:`~lmcore.lm.LanguageModel.score_tokens`). A
+    subclass that lacks ``id_probs`` cannot be built: ``HalfMade(2)`` raises ``TypeError: Can't
+    instantiate abstract class HalfMade with abstract method id_probs``.
     """
 
     def __init__(self, order: int, *, convention: Convention | str = "standard"):
@@ -178,21 +164,6 @@ class NgramModel(LanguageModel):
                     grams = np.where(grams == marker, UNK_ID, grams)
         # a formula such as add-k would give mass to a non-outcome (<s>, closed <unk>): it gets 0
         return np.where(self._is_outcome[grams[:, -1]], self.id_probs(grams, context_len), 0.0)
-
-    def _frame(self, sentences, ids: np.ndarray, lengths: np.ndarray) -> FramedTokens:
-        """Frame ``sentences`` (encoded as ``ids``) by the convention; refuse markers inside them."""
-        check_markers(sentences, ids, lengths)
-        n_start, n_end = self.convention.padding(self.order)
-        framed = frame_sentences(ids, lengths, self.order, n_start, n_end)
-        if framed.grams.shape[0] == 0:
-            raise ValueError("sentences has no tokens to predict")
-        return framed
-
-    def _targets(self, sentences) -> FramedTokens:
-        """The predicted tokens of test ``sentences`` with their contexts, framed by the convention."""
-        self.check_fitted()
-        tokens, lengths = flatten_sentences(sentences, "sentences")
-        return self._frame(sentences, self.vocab.encode(tokens), lengths)
 
     # -- scoring and sampling
 
@@ -236,15 +207,6 @@ class NgramModel(LanguageModel):
         """nltk.lm's ``perplexity(text_ngrams)``: ``2 ** ngram_entropy(ngrams)`` (see :meth:`ngram_entropy`)."""
         return 2.0 ** self.ngram_entropy(ngrams)
 
-    def score_tokens(self, sentences: Sentences) -> TokenScores:
-        """Log-probability of every predicted token of ``sentences`` under the model's convention."""
-        targets = self._targets(sentences)
-        with np.errstate(divide="ignore"):
-            logprobs = np.log(self.outcome_probs(targets.grams, targets.context_len))
-        token_ids = targets.grams[:, -1]
-        is_oov = token_ids == UNK_ID
-        return TokenScores(logprobs, token_ids, targets.sentence_index, targets.position, targets.is_eos, is_oov)
-
     def generate(self, n_sentences: int = 1, seed: int | None = None, max_length: int = 50) -> list[list[str]]:
         """Sample ``n_sentences`` sentences (token lists, without markers).
 
@@ -256,17 +218,16 @@ class NgramModel(LanguageModel):
         n_sentences = check_int(n_sentences, "n_sentences", minimum=0)
         max_length = check_int(max_length, "max_length")
         rng = np.random.default_rng(seed)
-        n_start, _ = self.convention.padding(self.order)
         sentences = []
         for _ in range(n_sentences):
-            tokens = ["<s>"] * n_start
-            while len(tokens) - n_start < max_length:
-                probs = self.distribution(tokens[max(0, len(tokens) - (self.order - 1)) :])
+            tokens = []
+            while len(tokens) < max_length:
+                probs = self.distribution(model_context(self, tokens))
                 if probs.sum() == 0:
                     break
                 token_id = rng.choice(self.outcome_ids, p=probs / probs.sum())
                 if token_id == EOS_ID:
                     break
                 tokens.append(self.vocab.tokens[token_id])
-            sentences.append(tokens[n_start:])
+            sentences.append(tokens)
         return sentences

@@ -16,7 +16,6 @@ from lmcore.shannon.game import (
     check_sentence,
     context_profile,
     draw_sentence,
-    model_context,
     play,
     play_step,
     predict,
@@ -38,7 +37,7 @@ from lmcore.shannon.letters import (
 )
 
 __all__ = [
-    "PIZZA", "Prediction", "Step", "model_context", "top_guesses", "rank_of", "predict",
+    "PIZZA", "Prediction", "Step", "top_guesses", "rank_of", "predict",
     "check_guess", "check_sentence", "check_models", "play_step", "play", "draw_sentence", "ContextProfile",
     "context_profile", "LETTERS", "SHANNON_1951", "to_letters", "guess_counts", "guess_frequencies",
     "shannon_bounds", "letter_vocabulary", "fit_letter_model", "LetterRun", "letter_game", "log2_symbols",

@@ -42,11 +42,11 @@ import numpy as np
 
 from lmcore.checks import check_int, check_sentences, check_str, check_tokens
 from lmcore.i18n import Message, translatable
-from lmcore.lm import LanguageModel, check_language_model
-from lmcore.text import BOS, MARKERS, is_punctuation
+from lmcore.lm import LanguageModel, check_language_model, model_context
+from lmcore.text import MARKERS, is_punctuation
 
 __all__ = [
-    "PIZZA", "Prediction", "Step", "model_context", "top_guesses", "rank_of", "predict",
+    "PIZZA", "Prediction", "Step", "top_guesses", "rank_of", "predict",
     "check_guess", "check_sentence", "check_models", "play_step", "play", "draw_sentence",
     "ContextProfile", "context_profile",
 ]
@@ -54,27 +54,11 @@ __all__ = [
 #: The course's worked example: "I always order pizza with cheese and ___", candidates and probabilities.
 PIZZA = {"mushrooms": 0.1, "pepperoni": 0.1, "anchovies": 0.01, "fried rice": 0.0001, "and": 1e-100}
 
-UNITS = ("word", "char")
+#: What a guess may be: a word, or one character (Chinese).
+GUESS_UNITS = ("word", "char")
 
 
 # --- one model, one context ----------------------------------------------------------------
-
-
-def model_context(model: LanguageModel, history: Sequence[str]) -> tuple[str, ...]:
-    """The context ``model`` uses after the tokens ``history`` of a sentence: its last
-    ``context_length`` tokens (order - 1 for an n-gram model), after the ``<s>`` padding the
-    model puts before a sentence.
-
-    >>> from lmcore.ngram import MLE
-    >>> trigram = MLE(3).fit([["a", "b", "c"]])
-    >>> model_context(trigram, []), model_context(trigram, ["a"]), model_context(trigram, ["a", "b", "c"])
-    (('<s>', '<s>'), ('<s>', 'a'), ('b', 'c'))
-    """
-    check_language_model(model)
-    n_start, _ = model.sentence_padding
-    tokens = [BOS] * n_start + list(check_tokens(history, "history"))
-    keep = model.context_length
-    return tuple(tokens[len(tokens) - keep:]) if keep else ()
 
 
 def _sorted_top(probs: np.ndarray, k: int) -> np.ndarray:
@@ -202,8 +186,8 @@ def check_guess(guess: object, unit: str = "word") -> str:
     ...
     ValueError: guess 'the lord' has a space in it: type one word, the models guess one word at a time
     """
-    if unit not in UNITS:
-        raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
+    if unit not in GUESS_UNITS:
+        raise ValueError(f"unit must be one of {GUESS_UNITS}, got {unit!r}")
     text = unicodedata.normalize("NFKC", check_str(guess, "guess")).strip().lower()
     word = unit == "word"
     # Messages (lmcore.i18n): English here, shown in the course's language by the Shannon game explorer.

@@ -42,7 +42,6 @@ from lmcore.text.subwords import (
     BPE,
     METASPACE,
     STORED_BPE,
-    UNKNOWN,
     load_bpe,
     load_stored_bpe,
     train_bpe,
@@ -56,6 +55,7 @@ from lmcore.text.tokenizers import (
     english_words,
     is_punctuation,
     jieba_words,
+    join_tokens,
     nfkc,
     normalize_quotes,
 )
@@ -87,10 +87,10 @@ from lmcore.text.vocab import (
 __all__ = [
     "UNK", "BOS", "EOS", "UNK_ID", "BOS_ID", "EOS_ID", "MARKERS", "Vocabulary", "english_words",
     "english_sentences", "chinese_words", "chinese_characters", "jieba_words", "chinese_sentences", "normalize_quotes",
-    "english_token_pattern", "nfkc", "is_punctuation", "corpus_names", "describe_corpora", "load_corpus",
+    "english_token_pattern", "nfkc", "is_punctuation", "join_tokens", "corpus_names", "describe_corpora", "load_corpus",
     "genre_pairs", "CorpusInfo", "GenrePair", "TOY_TRAIN", "TOY_TEST", "Split", "split_indices",
     "split_sentences", "EncodedLines", "encode_lines", "read_sentences", "Translation", "TRANSLATIONS",
     "MISALIGNED", "OLD_TESTAMENT", "NEW_TESTAMENT", "clean_verse", "verse_ids", "verse_text", "verse_name",
-    "aligned_verse_ids", "VerseSample", "sample_verses", "METASPACE", "UNKNOWN", "STORED_BPE", "BPE",
+    "aligned_verse_ids", "VerseSample", "sample_verses", "METASPACE", "STORED_BPE", "BPE",
     "train_bpe", "load_bpe", "load_stored_bpe",
 ]

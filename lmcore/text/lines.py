@@ -72,8 +72,8 @@ def _blocks(path) -> Iterable[bytes]:
         yield rest + b"\n"
 
 
-_SPACE = np.zeros(256, dtype=bool)
-_SPACE[list(b" \t\n\r\x0b\x0c")] = True  # what bytes.split() splits at, and lmplz (KenLM's kSpaces)
+# what bytes.split() splits at, and lmplz (KenLM's kSpaces): space, \t, \n, \r, \v, \f
+_SPACE = np.array([bytes([byte]).isspace() for byte in range(256)])
 
 
 def _line_lengths(block: bytes) -> np.ndarray:
@@ -83,12 +83,11 @@ def _line_lengths(block: bytes) -> np.ndarray:
     >>> _line_lengths(b"a bc\\n\\n d\\te \\n").tolist()
     [2, 0, 2]
     """
-    space = _SPACE[np.frombuffer(block, dtype=np.uint8)]
-    starts = np.flatnonzero(space[:-1] > space[1:]) + 1  # space then not
-    if space.size and not space[0]:
-        starts = np.concatenate([[0], starts])
-    newlines = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
-    return np.bincount(np.searchsorted(newlines, starts), minlength=newlines.size)
+    data = np.frombuffer(block, dtype=np.uint8)
+    space = _SPACE[data]
+    starts = ~space & np.concatenate([[True], space])[:-1]  # not whitespace, after whitespace or the start
+    newlines = data == ord("\n")
+    return np.bincount(np.cumsum(newlines, dtype=np.int32)[starts], minlength=np.count_nonzero(newlines))
 
 
 def _chunks(source) -> Iterable[list]:

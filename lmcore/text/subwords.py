@@ -35,25 +35,36 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import tokenizers
-from tokenizers import models, pre_tokenizers, trainers
+from lmcore.checks import check_int, check_path, check_str, check_tokens
+from lmcore.text.tokenizers import join_tokens
+from lmcore.text.vocab import UNK
 
-from lmcore.checks import check_int, check_path, check_sentences, check_str, check_tokens
+if TYPE_CHECKING:  # imported where it is used (_tokenizers), so that lmcore.text loads without it
+    import tokenizers
 
-__all__ = ["METASPACE", "UNKNOWN", "STORED_BPE", "BPE", "train_bpe", "load_bpe", "load_stored_bpe"]
+__all__ = ["METASPACE", "STORED_BPE", "BPE", "train_bpe", "load_bpe", "load_stored_bpe"]
 
 #: The mark of a word start in English pieces (U+2581, as in SentencePiece).
 METASPACE = "▁"
-#: What ``tokenizers`` writes for a character it has no unit for (replaced by the character itself).
-UNKNOWN = "<unk>"
 #: The stored tokenizers by name (``benchmarks/train_neural.py`` trains and writes them).
 STORED_BPE = {"english": Path(__file__).parents[1] / "data" / "bpe_english.json",
           "chinese": Path(__file__).parents[1] / "data" / "bpe_chinese.json"}
 
 
-def _texts(sentences, separator: str) -> list[str]:
-    return [separator.join(sentence) for sentence in check_sentences(sentences, "sentences", allow_empty=True)]
+def _tokenizers():
+    """The ``tokenizers`` library, imported on first use: a platform where its Rust wheel cannot
+    load still imports :mod:`lmcore.text` (every chapter does); only BPE needs it."""
+    try:
+        import tokenizers
+        import tokenizers.models
+        import tokenizers.pre_tokenizers
+        import tokenizers.trainers
+    except (ImportError, OSError) as error:  # OSError: a wheel whose native library cannot load
+        raise ImportError("lmcore.text's byte-pair encoding needs the tokenizers package (chapter 7, "
+                          "notebooks/07_neural_models.ipynb): pip install tokenizers") from error
+    return tokenizers
 
 
 @dataclass(frozen=True)
@@ -88,15 +99,15 @@ class BPE:
 
         Introduced in notebooks/07_neural_models.ipynb, section "Perplexity depends on the unit".
         """
-        texts = _texts(sentences, self.separator)
+        texts = join_tokens(sentences, self.separator)
         # encode_batch_fast (tokenizers >= 0.20) skips the offsets, which only unknown characters need
         encode = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)
         units = self._units
         pieces = [[units[i] for i in encoding.ids] for encoding in encode(texts)]
         for text, sentence in zip(texts, pieces):
-            if UNKNOWN in sentence:  # rare: put the characters back where tokenizers wrote <unk>
+            if UNK in sentence:  # rare: put the characters back where tokenizers wrote <unk> (no unit for them)
                 encoding = self.tokenizer.encode(text)
-                sentence[:] = [text[a:b] if piece == UNKNOWN else piece
+                sentence[:] = [text[a:b] if piece == UNK else piece
                                for piece, (a, b) in zip(encoding.tokens, encoding.offsets)]
         return pieces
 
@@ -124,13 +135,15 @@ def train_bpe(sentences: Sequence[Sequence[str]], vocab_size: int, separator: st
     vocab_size = check_int(vocab_size, "vocab_size", minimum=2)
     if separator not in (" ", ""):
         raise ValueError(f"separator must be ' ' (English words) or '' (Chinese), got {separator!r}")
-    texts = _texts(sentences, separator)
+    texts = join_tokens(sentences, separator)
     if not any(texts):
         raise ValueError("sentences is empty: BPE learns its merges from training text")
-    tokenizer = tokenizers.Tokenizer(models.BPE(unk_token=UNKNOWN))
+    tokenizers = _tokenizers()
+    tokenizer = tokenizers.Tokenizer(tokenizers.models.BPE(unk_token=UNK))
     if separator == " ":
-        tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(replacement=METASPACE, prepend_scheme="always")
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=[UNKNOWN], show_progress=False,
+        tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.Metaspace(replacement=METASPACE,
+                                                                      prepend_scheme="always")
+    trainer = tokenizers.trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=[UNK], show_progress=False,
                                   limit_alphabet=1_000_000)
     tokenizer.train_from_iterator(texts, trainer)
     return BPE(tokenizer, separator)
@@ -141,7 +154,7 @@ def load_bpe(path: str | Path) -> BPE:
     path = os.fsdecode(check_path(path))
     if not os.path.isfile(path):  # tokenizers would raise a bare Exception
         raise FileNotFoundError(f"{path}: no such file (a tokenizer BPE.save wrote)")
-    tokenizer = tokenizers.Tokenizer.from_file(path)
+    tokenizer = _tokenizers().Tokenizer.from_file(path)
     return BPE(tokenizer, " " if tokenizer.pre_tokenizer is not None else "")
 
 

@@ -11,7 +11,7 @@ hidden habit: compare scores only when these arguments agree.
   with the jieba segmenter, silently) and :func:`chinese_sentences`.
 - The building blocks :mod:`lmcore.text` applies to whole corpora at once:
   :func:`normalize_quotes`, :func:`english_token_pattern`, :func:`nfkc`,
-  :func:`is_punctuation`.
+  :func:`is_punctuation`; and the way back, :func:`join_tokens` (each sentence's text).
 
 All of these are exported by :mod:`lmcore.text`, the module the chapters import.
 
@@ -30,10 +30,12 @@ import logging
 import re
 import unicodedata
 import warnings
+from collections.abc import Sequence
 
-from lmcore.checks import check_str
+from lmcore.checks import check_sentences, check_str
 
 __all__ = [
+    "join_tokens",
     "english_words",
     "english_sentences",
     "chinese_words",
@@ -281,3 +283,13 @@ def chinese_sentences(text: str) -> list[str]:
     marked = _CHINESE_SENTENCE_END.sub("\\1\n", text)
     return [s.strip() for s in marked.split("\n") if s.strip()]
 
+
+def join_tokens(sentences: Sequence[Sequence[str]], separator: str = " ") -> list[str]:
+    """The text of each tokenized sentence: its tokens joined by ``separator`` (``" "`` for English
+    words, ``""`` for Chinese words and for characters).
+
+    >>> join_tokens([["in", "the"], ["beginning"]]), join_tokens([["迈", "向"]], separator="")
+    (['in the', 'beginning'], ['迈向'])
+    """
+    separator = check_str(separator, "separator")
+    return [separator.join(sentence) for sentence in check_sentences(sentences, "sentences", allow_empty=True)]

@@ -23,13 +23,13 @@ widget class; this face exports them all (``from lmcore.widgets import LambdaExp
 Every widget here follows one pattern, so that it can be tested without a browser
 and trusted in one:
 
-1. a pure function computes a result dataclass from the widget's state
-   (:func:`explore_distribution`, :func:`distribution_from_weights`,
-   :func:`lambda_report`, :func:`perplexity_grid`, :func:`branching_factor`,
-   :func:`fairness_grid` and :func:`fairness_report`);
-2. a render function turns the result into HTML and a matplotlib figure
-   (:func:`render_distribution`, :func:`render_lambda_report`, :func:`branching_html`,
-   :func:`fairness_html`);
+1. a pure function ``<topic>_report`` computes a result dataclass from the widget's state
+   (:func:`distribution_report`, :func:`lambda_report`, :func:`branching_report`,
+   :func:`fairness_report`, ...; a grid or a sample the explorer needs once:
+   :func:`perplexity_grid`, :func:`fairness_grid`, :func:`distribution_from_weights`);
+2. render functions ``<topic>_html`` and ``<topic>_figure`` turn the result into HTML and a
+   matplotlib figure (:func:`distribution_html`, :func:`distribution_figure`, :func:`lambda_html`,
+   :func:`branching_html`, :func:`fairness_html`, ...);
 3. the explorer class only wires controls to them with ``observe(..., names="value")``.
 
 Figures go to an ``ipywidgets.Image`` as PNG bytes and numbers to an ``HTML``
@@ -61,9 +61,9 @@ from lmcore.widgets.bleu import (
 from lmcore.widgets.branching import (
     BranchingExplorer,
     BranchingReport,
-    branching_factor,
     branching_figure,
     branching_html,
+    branching_report,
 )
 from lmcore.widgets.compression import (
     MAX_MESSAGE,
@@ -111,9 +111,9 @@ from lmcore.widgets.lambdas import (
     LambdaExplorer,
     LambdaGrid,
     LambdaReport,
+    lambda_html,
     lambda_report,
     perplexity_grid,
-    render_lambda_report,
     synthetic_order_probs,
 )
 from lmcore.widgets.letter_game import LetterGameExplorer, LetterReport, letter_html, letter_report
@@ -125,8 +125,7 @@ from lmcore.widgets.probability import (
     distribution_figure,
     distribution_from_weights,
     distribution_html,
-    explore_distribution,
-    render_distribution,
+    distribution_report,
 )
 from lmcore.widgets.shannon_game import (
     GameSetup,
@@ -138,11 +137,11 @@ from lmcore.widgets.shannon_game import (
 )
 
 __all__ = [
-    "PRESETS", "Preset", "DistributionReport", "explore_distribution", "distribution_from_weights",
-    "distribution_html", "distribution_figure", "render_distribution", "ProbabilityExplorer",
-    "LambdaReport", "LambdaGrid", "lambda_report", "perplexity_grid", "render_lambda_report",
+    "PRESETS", "Preset", "DistributionReport", "distribution_report", "distribution_from_weights",
+    "distribution_html", "distribution_figure", "ProbabilityExplorer",
+    "LambdaReport", "LambdaGrid", "lambda_report", "perplexity_grid", "lambda_html",
     "synthetic_order_probs", "LambdaExplorer",
-    "BranchingReport", "branching_factor", "branching_html", "branching_figure", "BranchingExplorer",
+    "BranchingReport", "branching_report", "branching_html", "branching_figure", "BranchingExplorer",
     "FairnessRow", "fairness_grid", "FairnessReport", "fairness_report", "fairness_html", "FairnessExplorer",
     "SOURCE_KINDS", "two_state_sample", "entropy_rate_source", "EntropyRateReport", "entropy_rate_report",
     "entropy_rate_html", "entropy_rate_figure", "EntropyRateExplorer",

@@ -14,17 +14,19 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import ipywidgets as widgets
+from IPython.display import Javascript
 from traitlets import Unicode
 
 from lmcore.i18n import localised, tr, translatable
 
 __all__ = ["INFINITY", "STATIC_NOTE", "FIGURE_ALT", "SLIDER_TRACK_PX", "Explorer", "ExplorerFigure", "static_html",
            "format_number", "span", "scroll_box", "fit_to_column", "table_html", "notes_html", "readable", "help_box",
-           "picture_layout", "slider_layout", "on_enter"]
+           "picture_layout", "slider_layout", "on_enter", "name_sliders"]
 
 INFINITY = "∞"
 
@@ -46,8 +48,13 @@ class Explorer:
     """
 
     widget: widgets.Widget
+    #: A screen reader's name for a slider, by the slider's CSS class, where its description is too
+    #: short to say what it moves (the λ explorer's "λ1, unigram weight"); the others are named by
+    #: their description (:func:`name_sliders`).
+    slider_names: Mapping[str, str] = {}
 
     def _repr_mimebundle_(self, **kwargs):
+        name_sliders(self.widget, self.slider_names)
         fit_to_column(self.widget)
         bundle = self.widget._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = tr("{name}: an interactive widget (run this cell in Jupyter to use it)",
@@ -62,34 +69,47 @@ STATIC_NOTE = translatable("A picture of the explorer as it starts: run this cel
 #: What a figure shows when an explorer gives none (an ``Image``'s ``tooltip`` is its description).
 FIGURE_ALT = translatable("the explorer's figure as it starts")
 
-# A box that scrolls sideways inside the column when its content is wider than it. The cue: a
-# shadow on the side where more content is hidden, which goes when that side is reached
+# A box that scrolls inside the column where its content is wider (or taller) than it. The cue: a
+# shadow on each side where more content is hidden, which goes when that side is reached
 # (backgrounds that scroll with the content cover the shadows at the ends). Colours follow
 # JupyterLab's theme and the website's, white elsewhere.
 _PAGE = "var(--jp-layout-color0, var(--pst-color-background, #fff))"
 _SHADE = "rgba(0, 0, 0, 0.28)"
-SCROLL_STYLE = (
-    "max-width: 100%; overflow-x: auto; "
-    f"background: linear-gradient(to right, {_PAGE} 30%, transparent) left / 40px 100% no-repeat local, "
-    f"linear-gradient(to left, {_PAGE} 30%, transparent) right / 40px 100% no-repeat local, "
-    f"radial-gradient(farthest-side at 0 50%, {_SHADE}, transparent) left / 14px 100% no-repeat scroll, "
-    f"radial-gradient(farthest-side at 100% 50%, {_SHADE}, transparent) right / 14px 100% no-repeat scroll")
+
+
+def _scroll_cues(sides: Sequence[tuple[str, str, str, str]]) -> str:
+    """The background of a scrolling box: for each ``(side, direction, shadow origin, size)`` a cover
+    that moves with the content and a shadow that stays at the box's edge."""
+    covers = [f"linear-gradient(to {direction}, {_PAGE} 30%, transparent) {side} / {size.format(40)} no-repeat local"
+              for side, direction, _, size in sides]
+    shadows = [f"radial-gradient(farthest-side at {origin}, {_SHADE}, transparent) {side} / {size.format(14)} "
+               "no-repeat scroll" for side, _, origin, size in sides]
+    return "background: " + ", ".join(covers + shadows)
+
+
+_SIDEWAYS = (("left", "right", "0 50%", "{}px 100%"), ("right", "left", "100% 50%", "{}px 100%"))
+_DOWNWARDS = (("top", "bottom", "50% 0", "100% {}px"), ("bottom", "top", "50% 100%", "100% {}px"))
+SCROLL_STYLE = "max-width: 100%; overflow-x: auto; " + _scroll_cues(_SIDEWAYS)
 
 
 def scroll_box(inner: str, label: str, max_height: str | None = None) -> str:
     """``inner`` (HTML) in a box that scrolls sideways, with a shadow as the cue, where it is wider than
-    the column, and down too where it is taller than ``max_height`` (a CSS length); the box can take
-    the keyboard's focus (arrow keys scroll it) and is named ``label``.
+    the column, and down too (with a shadow at the bottom and top) where it is taller than
+    ``max_height`` (a CSS length); the box can take the keyboard's focus (arrow keys scroll it) and is
+    named ``label``.
 
     >>> scroll_box("<table></table>", "n-grams")[:60]
     '<div class="lmcore-scroll" role="region" tabindex="0" aria-l'
-    >>> "max-height: 100px; overflow-y: auto" in scroll_box("<p>tokens</p>", "tokens", max_height="100px")
-    True
+    >>> taller = scroll_box("<p>tokens</p>", "tokens", max_height="100px")
+    >>> "max-height: 100px; overflow-y: auto" in taller, taller.count("radial-gradient")
+    (True, 4)
     """
     name = html.escape(label, quote=True)
-    taller = f"max-height: {max_height}; overflow-y: auto; " if max_height else ""
-    return (f'<div class="lmcore-scroll" role="region" tabindex="0" aria-label="{name}" '
-            f'style="{taller}{SCROLL_STYLE}">{inner}</div>')
+    style = SCROLL_STYLE
+    if max_height:
+        style = (f"max-height: {max_height}; overflow-y: auto; max-width: 100%; overflow-x: auto; "
+                 + _scroll_cues(_SIDEWAYS + _DOWNWARDS))
+    return f'<div class="lmcore-scroll" role="region" tabindex="0" aria-label="{name}" style="{style}">{inner}</div>'
 
 
 def fit_to_column(widget: widgets.Widget) -> None:
@@ -236,6 +256,66 @@ def on_enter(text: widgets.Text, callback: Callable[[], None]) -> None:
     focus, so a click on the button beside it would act twice. This listens to the message itself.
     """
     text.on_msg(lambda widget, content, buffers: callback() if content.get("event") == "submit" else None)
+
+
+# ipywidgets 8 gives a slider's handle (noUiSlider's) no name, an aria-valuenow rounded to the step's
+# decimals and an aria-valuetext with float noise (jupyter-widgets/ipywidgets#2650): a screen reader
+# says "slider 0.1" at 0.12, or "0.25120000000000003". This script, run in the page by a hidden output
+# of the explorer (JupyterLab passes it as ``element``), names each handle after its slider (``names``
+# by CSS class, else its description) and gives it the value its readout shows, now and after every change.
+_NAME_SLIDERS_JS = """(function (element, names) {
+  const name = root => {
+    for (const slider of root.querySelectorAll('.widget-slider')) {
+      const own = Object.keys(names).find(css => slider.classList.contains(css));
+      const label = own ? names[own] : (slider.querySelector('.widget-label')?.textContent || '').trim();
+      const shown = (slider.querySelector('.widget-readout')?.textContent || '').trim();
+      for (const handle of slider.querySelectorAll('.noUi-handle')) {
+        const set = (name, value) => handle.getAttribute(name) !== value && handle.setAttribute(name, value);
+        if (label) set('aria-label', label);
+        if (shown) set('aria-valuetext', shown);
+        if (shown && Number.isFinite(Number(shown))) set('aria-valuenow', shown);
+      }
+    }
+  };
+  (function start(tries) {  // once the explorer is on the page
+    const root = element.closest('.lmcore-explorer');
+    if (!root) return tries < 600 && setTimeout(() => start(tries + 1), 50);
+    name(root);
+    new MutationObserver(() => name(root)).observe(root, {subtree: true, childList: true,
+                                                          attributeFilter: ['aria-valuetext']});
+  })(0);
+})(element, %s);"""
+_NAMING_CLASS = "lmcore-slider-names"
+
+
+def name_sliders(widget: widgets.Widget, names: Mapping[str, str] | None = None) -> None:
+    """Give every slider handle in the box ``widget`` a name a screen reader says and the exact value
+    (``_NAME_SLIDERS_JS``): ``widget`` gets the class ``lmcore-explorer`` and, once, a hidden output
+    that runs the script. A slider is named ``names[css_class]`` where one of its CSS classes is a key,
+    else by its description. Nothing is added to a box without sliders.
+
+    >>> box = widgets.VBox([widgets.FloatSlider(description="skew")]); name_sliders(box)
+    >>> len(box.children), "lmcore-explorer" in box._dom_classes
+    (2, True)
+    >>> name_sliders(box); len(box.children)   # once
+    2
+    """
+    if not isinstance(widget, widgets.Box) or not _sliders(widget):
+        return
+    if "lmcore-explorer" not in widget._dom_classes:
+        widget.add_class("lmcore-explorer")
+    if any(_NAMING_CLASS in child._dom_classes for child in widget.children if isinstance(child, widgets.Output)):
+        return
+    script = widgets.Output(layout=widgets.Layout(display="none"))
+    script.add_class(_NAMING_CLASS)
+    script.append_display_data(Javascript(_NAME_SLIDERS_JS % json.dumps(dict(names or {}), ensure_ascii=False)))
+    widget.children = (*widget.children, script)
+
+
+def _sliders(widget: widgets.Widget) -> list[widgets.Widget]:
+    if isinstance(widget, (widgets.FloatSlider, widgets.IntSlider, widgets.SelectionSlider)):
+        return [widget]
+    return [slider for child in getattr(widget, "children", ()) for slider in _sliders(child)]
 
 
 #: The track a slider gets from :func:`slider_layout`, in pixels: a step of 1/100 of it is

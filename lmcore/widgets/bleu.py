@@ -28,7 +28,6 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 
 from lmcore import bleu
-from lmcore.bleu import check_max_order
 from lmcore.checks import check_str
 from lmcore.i18n import tr, translatable
 from lmcore.widgets.base import (
@@ -82,7 +81,7 @@ class BleuReport:
     """Everything the explorer shows for one input.
 
     ``hyp_tokens`` and ``ref_tokens`` as the tokenizer split them; ``rows``: every distinct
-    hypothesis n-gram (``lmcore.bleu.ngram_table``); ``result``: lmcore's ``BleuResult``
+    hypothesis n-gram (``lmcore.bleu.ngram_matches``); ``result``: lmcore's ``BleuResult``
     (None when no reference was given); ``sacrebleu_score``: sacrebleu's score for the same
     input on its 0-100 scale (None if sacrebleu is missing); ``sacrebleu_signature`` its
     signature; ``reference_numbers``: which reference boxes (1-based) held text;
@@ -132,9 +131,7 @@ def bleu_report(hypothesis: str, references: Sequence[str], *, tokenize: str = "
         raise ValueError(f"at most {MAX_REFERENCES} references, got {len(references)}")
     for i, reference in enumerate(references):
         check_str(reference, f"references[{i}]")
-    if tokenize not in bleu.TOKENIZERS:
-        raise ValueError(f"tokenize must be one of {bleu.TOKENIZERS}, got {tokenize!r}")
-    check_max_order(max_order)
+    bleu.BleuSettings(tokenize=tokenize, max_order=max_order)  # both checked, and named if wrong
     numbers = tuple(i + 1 for i, reference in enumerate(references) if reference.strip())
     used = [references[i - 1] for i in numbers]
     messages = []
@@ -156,7 +153,7 @@ def bleu_report(hypothesis: str, references: Sequence[str], *, tokenize: str = "
         return BleuReport(tuple(hyp_tokens), (), (), tokenize, max_order, (), None, None, None, tuple(messages))
     if not hyp_tokens:
         messages.insert(0, tr("The hypothesis is empty: c = 0, so the brevity penalty is 0 and BLEU is 0."))
-    rows = bleu.ngram_table(hyp_tokens, ref_tokens, max_order=max_order)
+    rows = bleu.ngram_matches(hyp_tokens, ref_tokens, max_order=max_order)
     result = bleu.sentence_bleu(hyp_tokens, ref_tokens, max_order=max_order)
     result = bleu.bleu_from_stats(result.stats, nrefs=len(used), tokenize=tokenize)  # the signature of this input
     stats = result.stats
@@ -284,7 +281,7 @@ def bleu_html(report: BleuReport) -> str:
     signatures = f"lmcore: <code>{html.escape(result.signature.format(short=True))}</code>"
     if report.sacrebleu_signature:
         signatures += f"<br>sacrebleu: <code>{html.escape(report.sacrebleu_signature)}</code>"
-    parts.append(f'<p style="font-size: 90%">{signatures}</p>')
+    parts.append(f'<p style="font-size: 90%; overflow-wrap: anywhere">{signatures}</p>')  # a signature has no space
     parts.append(notes_html(report.messages))
     # The tokens and the n-gram table beside the precisions and the scores, one above the other
     # where the column is narrow.

@@ -5,11 +5,11 @@ perplexity exactly k, the branching factor; favouring one outcome (the skew)
 lowers the perplexity towards 1, so perplexity is a *weighted average* branching
 factor, the number of equally likely choices that would be as uncertain.
 
-The pattern, as in every explorer: pure compute (:func:`branching_factor`) ->
+The pattern, as in every explorer: pure compute (:func:`branching_report`) ->
 render (:func:`branching_html`, :func:`branching_figure`) -> thin wiring
 (:class:`BranchingExplorer`).
 
->>> f"{branching_factor(4).perplexity:.4f}"
+>>> f"{branching_report(4).perplexity:.4f}"
 '4.0000'
 """
 
@@ -38,7 +38,7 @@ from lmcore.widgets.base import (
     span,
 )
 
-__all__ = ["BranchingReport", "branching_factor", "branching_html", "branching_figure", "outcome_ticks",
+__all__ = ["BranchingReport", "branching_report", "branching_html", "branching_figure", "outcome_ticks",
            "BranchingExplorer"]
 
 
@@ -61,7 +61,7 @@ class BranchingReport:
     max_entropy: float
 
 
-def branching_factor(k: int, skew: float = 0.0) -> BranchingReport:
+def branching_report(k: int, skew: float = 0.0) -> BranchingReport:
     """Entropy and perplexity of ``k`` outcomes, ``skew`` of the way from uniform to certain.
 
         p_1 = 1/k + skew (1 - 1/k),    p_i = (1 - p_1) / (k - 1)  for i = 2..k
@@ -72,10 +72,10 @@ def branching_factor(k: int, skew: float = 0.0) -> BranchingReport:
 
     Introduced in notebooks/04_perplexity.ipynb, section "Perplexity as a branching factor".
 
-    >>> report = branching_factor(10)
+    >>> report = branching_report(10)
     >>> f"{report.entropy:.4f} bits, perplexity {report.perplexity:.4f}"
     '3.3219 bits, perplexity 10.0000'
-    >>> f"{branching_factor(10, skew=0.9).perplexity:.4f}"
+    >>> f"{branching_report(10, skew=0.9).perplexity:.4f}"
     '1.6492'
     """
     k, skew = check_int(k, "k"), check_number(skew, "skew", low=0, high=1)  # skew 0: uniform, 1: certain
@@ -92,7 +92,7 @@ def branching_factor(k: int, skew: float = 0.0) -> BranchingReport:
 def branching_html(report: BranchingReport) -> str:
     """The numbers of a :class:`BranchingReport` as HTML (each in a ``lmcore-...`` span).
 
-    >>> "10.0000" in branching_html(branching_factor(10))
+    >>> "10.0000" in branching_html(branching_report(10))
     True
     """
     others = (tr(", each of the other {n}: {p:.4f}", n=report.k - 1, p=report.p[1]) if report.k > 1 else "")
@@ -128,7 +128,7 @@ def _show_outcomes(ax, k: int) -> None:
 def branching_figure(report: BranchingReport) -> Figure:
     """Bars of the report's distribution, outcome 1 first, labelled in the course's language. The caller closes it.
 
-    >>> fig = branching_figure(branching_factor(30, 0.5)); [t.get_text() for t in fig.axes[0].get_xticklabels()][:3]
+    >>> fig = branching_figure(branching_report(30, 0.5)); [t.get_text() for t in fig.axes[0].get_xticklabels()][:3]
     ['1', '5', '10']
     >>> plt.close(fig)
     """
@@ -175,7 +175,7 @@ class BranchingExplorer(Explorer):
     """
 
     def __init__(self, k: int = 10, skew: float = 0.0, max_k: int = 30):
-        start = branching_factor(k, skew)  # checks the arguments
+        start = branching_report(k, skew)  # checks the arguments
         check_int(start.k, "k", minimum=2, maximum=max_k, maximum_label=f"max_k={max_k}")
         self.result: BranchingReport | None = None
         layout, style = slider_layout(90)
@@ -197,7 +197,7 @@ class BranchingExplorer(Explorer):
         ])
         self.widget.add_class("lmcore-branching-explorer")
         # One figure with max_k bars, drawn once; k only decides how many of them show.
-        figure = branching_figure(branching_factor(max_k))
+        figure = branching_figure(branching_report(max_k))
         plt.close(figure)  # out of pyplot's list: never shown twice, never piling up
         self._axes = figure.axes[0]
         self._axes.set_xticks([])  # the outcome labels are texts below the bars: cheaper to redraw than an axis
@@ -213,7 +213,7 @@ class BranchingExplorer(Explorer):
         self._update()
 
     def _update(self, change=None) -> None:
-        report = branching_factor(self.k.value, self.skew.value)
+        report = branching_report(self.k.value, self.skew.value)
         if len(self._bars) != report.k:
             self._axes.set_xlim(-0.7, report.k - 0.3)
             ticks = outcome_ticks(report.k)

@@ -8,7 +8,7 @@ on an order that gives some token probability 0 makes perplexity ∞, and the ex
 give weight to (and keeps the test set's one use for weights that cannot give ∞).
 
 The pattern, as in every explorer: pure compute (:func:`lambda_report`, :func:`perplexity_grid`,
-:func:`wasted_test_set`) -> render (:func:`render_lambda_report`, :func:`render_lambda3`, and
+:func:`wasted_test_set`) -> render (:func:`lambda_html`, :func:`render_lambda3`, and
 :func:`lmcore.plots.lambda_triangle_map` for the map) -> thin wiring (:class:`LambdaExplorer`).
 
 >>> report = lambda_report([[0.5, 0.0], [0.25, 0.5]], [0.5, 0.5])
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import html
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,7 +28,6 @@ from typing import Any
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
-from IPython.display import Javascript
 from numpy.typing import ArrayLike
 
 from lmcore import plots
@@ -57,7 +55,7 @@ from lmcore.widgets.base import (
     span,
 )
 
-__all__ = ["LambdaReport", "LambdaGrid", "lambda_report", "perplexity_grid", "render_lambda_report",
+__all__ = ["LambdaReport", "LambdaGrid", "lambda_report", "perplexity_grid", "lambda_html",
            "synthetic_order_probs", "wasted_test_set", "render_lambda3", "LambdaExplorer"]
 
 
@@ -238,13 +236,13 @@ def _perplexity_html(report: LambdaReport, css_class: str) -> str:
     return shown if report.reason is None else f"{shown} — {html.escape(localised(report.reason))}"
 
 
-def render_lambda_report(report: LambdaReport, best: tuple[tuple[float, ...], float] | None = None,
+def lambda_html(report: LambdaReport, best: tuple[tuple[float, ...], float] | None = None,
                          best_name: str = translatable("EM optimum")) -> str:
     """HTML for a held-out :class:`LambdaReport`; ``best`` is ``(lambdas, perplexity)`` to compare with.
     In the course's language (``best_name`` too: a text of the catalog or a
     :class:`~lmcore.widgets.base.Message`).
 
-    >>> "3.2660" in render_lambda_report(lambda_report([[0.5, 0.0], [0.25, 0.5]], [0.5, 0.5]))
+    >>> "3.2660" in lambda_html(lambda_report([[0.5, 0.0], [0.25, 0.5]], [0.5, 0.5]))
     True
     """
     shown = ", ".join(f"{w:.2f}" for w in report.lambdas)
@@ -297,26 +295,6 @@ def render_lambda3(value: float, description_px: int = 130) -> str:
             'position: relative; background: var(--jp-layout-color3, #bdbdbd); border-radius: 2px"><span style='
             f'"position: absolute; left: 0; top: 0; bottom: 0; width: {100 * value:.0f}%; background: '
             f'var(--jp-ui-font-color3, #9e9e9e)"></span></span><span class="lmcore-lambda3-value">{shown}</span></div>')
-
-
-# The sliders' names and exact values, which ipywidgets 8 leaves out (jupyter-widgets/ipywidgets#2650;
-# noUiSlider rounds aria-valuenow), set in the page: JupyterLab runs this as a hidden output (``element``).
-_NAME_SLIDERS_JS = """(function (element, names) {
-  const name = root => Object.entries(names).forEach(([css, label]) => {
-    for (const handle of root.querySelectorAll(`.${css} .noUi-handle`)) {
-      if (handle.getAttribute('aria-label') !== label) handle.setAttribute('aria-label', label);
-      const value = handle.getAttribute('aria-valuetext');
-      if (value && handle.getAttribute('aria-valuenow') !== value) handle.setAttribute('aria-valuenow', value);
-    }
-  });
-  (function start(tries) {  // once the explorer is on the page
-    const root = element.closest('.lmcore-lambda-explorer');
-    if (!root) return tries < 600 && setTimeout(() => start(tries + 1), 50);
-    name(root);
-    new MutationObserver(() => name(root)).observe(root, {subtree: true, childList: true,
-                                                          attributeFilter: ['aria-valuetext']});
-  })(0);
-})(element, %s);"""
 
 
 # --- wiring ---------------------------------------------------------------------------------
@@ -391,9 +369,7 @@ class LambdaExplorer(Explorer):
         self.lambda2 = slider(tr("λ2 (bigram)"), start[1], "lmcore-lambda2")
         self.lambda3 = widgets.HTML(render_lambda3(start[2]))
         self.lambda3.add_class("lmcore-lambda3")
-        names = {"lmcore-lambda1": tr("λ1, unigram weight"), "lmcore-lambda2": tr("λ2, bigram weight")}
-        self._names = widgets.Output(layout=widgets.Layout(display="none"))  # sets them: _NAME_SLIDERS_JS
-        self._names.append_display_data(Javascript(_NAME_SLIDERS_JS % json.dumps(names, ensure_ascii=False)))
+        self.slider_names = {"lmcore-lambda1": tr("λ1, unigram weight"), "lmcore-lambda2": tr("λ2, bigram weight")}
         self.message = widgets.HTML()
         self.message.add_class("lmcore-message")
         self.output = widgets.HTML()
@@ -419,7 +395,7 @@ class LambdaExplorer(Explorer):
         results = widgets.VBox([self.output, self.test_button, self.test_output],
                                layout=widgets.Layout(max_width="30em"))
         self.widget = widgets.VBox([help_box(tr(_LAMBDA_HELP), max_width="46em"), self.lambda1, self.lambda2,
-                                    self.lambda3, self.message, self._names, widgets.HBox([self.map, results])])
+                                    self.lambda3, self.message, widgets.HBox([self.map, results])])
         self.widget.add_class("lmcore-lambda-explorer")
         self.lambda1.observe(self._on_slider, names="value")
         self.lambda2.observe(self._on_slider, names="value")
@@ -477,7 +453,7 @@ class LambdaExplorer(Explorer):
         self.lambda3.value = render_lambda3(lambdas[2])
         self._marker.set_data([lambdas[0]], [lambdas[1]])
         self.map.value = self._redraw.png()
-        self.output.value = readable(render_lambda_report(report, self._best, self._best_name))
+        self.output.value = readable(lambda_html(report, self._best, self._best_name))
         self.message.value = readable(f"<p>{html.escape(self._notice)}</p>") if self._notice else ""
         self.result = report
         if self.test is not None and self.test_result is None:  # the button says why not yet before a press

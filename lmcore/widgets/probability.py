@@ -6,7 +6,7 @@ cross-entropy H(p, m) and the KL divergence KL(p‖m) = H(p, m) − H(p) move; t
 course's worked examples (a fair coin, the horse race, the rain forecast, ...) are
 presets. On request it shows the Huffman code of p and its average length.
 
-The pattern, as in every explorer: pure compute (:func:`explore_distribution`,
+The pattern, as in every explorer: pure compute (:func:`distribution_report`,
 :func:`distribution_from_weights`) -> render (:func:`distribution_html`,
 :func:`distribution_figure`) -> thin wiring (:class:`ProbabilityExplorer`).
 
@@ -46,8 +46,8 @@ from lmcore.widgets.base import (
     table_html,
 )
 
-__all__ = ["PRESETS", "Preset", "DistributionReport", "explore_distribution", "distribution_from_weights",
-           "distribution_html", "distribution_figure", "render_distribution", "WEIGHT_STEP", "slider_weights",
+__all__ = ["PRESETS", "Preset", "DistributionReport", "distribution_report", "distribution_from_weights",
+           "distribution_html", "distribution_figure", "WEIGHT_STEP", "slider_weights",
            "ProbabilityExplorer"]
 
 
@@ -119,7 +119,7 @@ class DistributionReport:
     notes: tuple[str, ...]
 
 
-def explore_distribution(p: Sequence[float] | np.ndarray | Mapping[str, float],
+def distribution_report(p: Sequence[float] | np.ndarray | Mapping[str, float],
                          m: Sequence[float] | np.ndarray | Mapping[str, float] | None = None,
                          labels: Sequence[str] | None = None) -> DistributionReport:
     """Entropy, perplexity, Huffman code of ``p``; cross-entropy and KL against a model ``m``.
@@ -127,7 +127,7 @@ def explore_distribution(p: Sequence[float] | np.ndarray | Mapping[str, float],
     ``p`` and ``m`` are probabilities (summing to 1) as sequences, or dicts whose
     keys are the labels.
 
-    >>> report = explore_distribution([1/2, 1/4, 1/8, 1/16] + [1/64] * 4, m=[1/8] * 8)
+    >>> report = distribution_report([1/2, 1/4, 1/8, 1/16] + [1/64] * 4, m=[1/8] * 8)
     >>> report.entropy, report.cross_entropy, round(report.kl_divergence, 12), report.code["4"]
     (2.0, 3.0, 1.0, '111100')
     """
@@ -190,7 +190,7 @@ def _normalise(weights, name: str) -> np.ndarray:
 def distribution_from_weights(p_weights: Sequence[float] | np.ndarray,
                               m_weights: Sequence[float] | np.ndarray | None = None,
                               labels: Sequence[str] | None = None) -> DistributionReport:
-    """:func:`explore_distribution` of weights divided by their sum (the sliders' state).
+    """:func:`distribution_report` of weights divided by their sum (the sliders' state).
 
     A model whose weights are all 0 is left out, with a note, rather than failing.
 
@@ -203,7 +203,7 @@ def distribution_from_weights(p_weights: Sequence[float] | np.ndarray,
         note = translatable("The model's weights are all 0, so it is no distribution: no cross-entropy to show.")
     elif m_weights is not None:
         m = _normalise(m_weights, "m")
-    report = explore_distribution(p, m, labels)
+    report = distribution_report(p, m, labels)
     if note:
         report = replace(report, notes=report.notes + (note,))
     return report
@@ -222,7 +222,7 @@ _TABLE_NAME = translatable("each outcome's probabilities and surprisals")
 def distribution_html(report: DistributionReport, show_code: bool = False) -> str:
     """The table and the numbers of a report, as HTML (each number in a ``lmcore-...`` span).
 
-    >>> "0.8113" in distribution_html(explore_distribution([0.25, 0.75]))
+    >>> "0.8113" in distribution_html(distribution_report([0.25, 0.75]))
     True
     """
     has_model = report.m is not None
@@ -264,16 +264,6 @@ def distribution_figure(report: DistributionReport) -> Figure:
     language. The caller closes it."""
     return plots.bar_distribution(report.p, [localised(label) for label in report.labels], report.m,
                                   figsize=FIGURE_SIZE)
-
-
-def render_distribution(report: DistributionReport, show_code: bool = False) -> tuple[str, Figure]:
-    """``(html, figure)`` for a report: :func:`distribution_html` and :func:`distribution_figure`.
-
-    >>> page, fig = render_distribution(explore_distribution([0.25, 0.75])); plt.close(fig)
-    >>> "0.8113" in page
-    True
-    """
-    return distribution_html(report, show_code), distribution_figure(report)
 
 
 # --- wiring ---------------------------------------------------------------------------------
@@ -419,7 +409,7 @@ class ProbabilityExplorer(Explorer):
         self._m_box.children = self.m_sliders
         self.story.value = readable(f"<i>{html.escape(tr(preset.story))}</i>")
         # One figure per preset; a slider move only changes bar heights (see plots.QuickRedraw).
-        figure = distribution_figure(explore_distribution(preset.p, preset.m, preset.labels))
+        figure = distribution_figure(distribution_report(preset.p, preset.m, preset.labels))
         plt.close(figure)  # out of pyplot's list: never shown twice, never piling up
         p_bars, q_bars = figure.axes[0].containers
         self._bars = (list(p_bars), list(q_bars))

@@ -107,13 +107,13 @@ def test_the_switch_and_the_look_up():
 
 
 def test_the_self_checks_answer_in_the_language_set():
-    from lmcore.exercises import check_number
+    from lmcore.exercises import grade_number
 
     set_language("zh")
-    assert str(check_number(None, 1.0)).startswith("尚未作答")
-    assert str(check_number(0.5, 0.5)) == "正确：0.5000。"
+    assert str(grade_number(None, 1.0)).startswith("尚未作答")
+    assert str(grade_number(0.5, 0.5)) == "正确：0.5000。"
     set_language("en")
-    assert str(check_number(0.5, 0.5)) == "Correct: 0.5000."
+    assert str(grade_number(0.5, 0.5)) == "Correct: 0.5000."
 
 
 def test_tables_print_in_the_language_set_and_line_up():

@@ -135,13 +135,20 @@ def test_a_face_exports_each_name_defined_in_exactly_one_of_its_modules(face):
     assert all(hasattr(module, name) for name in names)
 
 
+# Where a reader imports from: every package's face (widgets and exercises included) and the
+# single-module topics (lmcore.checks, lmcore.lm, ...).
+PUBLIC_FACES = sorted(FACES | {name for name in MODULES if name.count(".") == 1 and name not in FACES})
+
+
 def test_no_two_faces_export_the_same_name():
+    """One name, one thing: ``check_number`` cannot be both an argument check and an answer's grader."""
     owners: dict[str, list[str]] = {}
-    for face in TOPIC_PACKAGES:
+    for face in PUBLIC_FACES:
         for name in exported(face):
             owners.setdefault(name, []).append(face)
     shared = {name: faces for name, faces in owners.items() if len(faces) > 1}
-    assert not shared, f"a name importable from two packages: {shared}"
+    assert not shared, f"a name importable from two places: {shared}"
+    assert {"lmcore.checks", "lmcore.lm", "lmcore.widgets", "lmcore.exercises"} <= set(PUBLIC_FACES)
 
 
 @pytest.mark.parametrize("name", sorted(name for name in MODULES if name not in FACES and name != "lmcore"))

@@ -58,3 +58,55 @@ def test_the_tested_environment_holds_the_release_the_readme_names(peer):
     assert pinned, f"binder/requirements.txt does not pin {peer}"
     claim = rf"\*\*{peer} [\d.]+\*\* \([^)]*?run with {re.escape(pinned.group(1))}\)"
     assert re.search(claim, README), f"binder/requirements.txt pins {peer}=={pinned.group(1)}: say so in the README"
+
+
+def declared() -> dict[str, Requirement]:
+    """pyproject.toml's dependencies and extras, by project name."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    lines = project["dependencies"] + [line for extra in project["optional-dependencies"].values() for line in extra]
+    return {requirement.name.lower(): requirement for requirement in map(Requirement, lines)}
+
+
+def imported_distributions() -> dict[str, str]:
+    """The distribution of every module outside the standard library that lmcore imports, by module."""
+    import ast
+    import importlib.metadata
+    import sys
+
+    owners = importlib.metadata.packages_distributions()
+    found = {}
+    for path in (ROOT / "lmcore").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and not node.level and node.module else []
+            for top in {name.split(".")[0] for name in names} - set(sys.stdlib_module_names) - {"lmcore"}:
+                found[top] = owners[top][0].lower()
+    return found
+
+
+def test_pyproject_declares_what_lmcore_imports_with_the_bounds_of_requirements_txt():
+    """``pip install .`` alone gives a working lmcore: each package it imports is declared (or comes with
+    one declared, as IPython with ipywidgets), each corpus it reads is an extra, and each bound is the one
+    requirements.txt tested."""
+    import importlib.metadata
+
+    from lmcore.text import TRANSLATIONS
+    from lmcore.text.corpora import _CORPORA
+
+    ours = declared()
+    brought = {Requirement(line).name.lower() for name in ours for line in importlib.metadata.requires(name) or ()}
+    missing = {module: dist for module, dist in imported_distributions().items()
+               if dist.replace("_", "-") not in ours and dist.replace("_", "-") not in brought}
+    assert not missing, f"declare these in pyproject.toml: {missing}"
+    assert {"numpy", "matplotlib", "ipywidgets", "tokenizers", "constriction"} <= set(ours)
+    owners = importlib.metadata.packages_distributions()
+    corpora = ({corpus.pip_name.lower() for corpus in _CORPORA.values()}
+               | {owners[translation.module][0].lower().replace("_", "-") for translation in TRANSLATIONS.values()})
+    assert corpora <= set(ours), f"declare these corpora as an extra: {corpora - set(ours)}"
+    tested = requirements("requirements.txt")
+    differ = {name: (str(r.specifier), str(tested[name].specifier)) for name, r in ours.items()
+              if name in tested and r.specifier != tested[name].specifier}
+    assert not differ, f"pyproject.toml and requirements.txt bound these differently: {differ}"
+    assert set(ours) <= set(tested), f"not in requirements.txt: {set(ours) - set(tested)}"

@@ -5,7 +5,7 @@ import pytest
 
 from lmcore.evaluate import evaluate
 from lmcore.lm import NotFittedError
-from lmcore.ngram import MLE, AddK, ArpaModel, Interpolated, KneserNey, read_arpa, write_arpa
+from lmcore.ngram import MLE, AddK, ArpaModel, BackoffModel, Interpolated, KneserNey, read_arpa, write_arpa
 
 LN10 = math.log(10)
 
@@ -301,3 +301,14 @@ def test_a_path_that_is_no_file_name_is_named(path, error, message):
         read_arpa(path)
     with pytest.raises(error, match=message):
         write_arpa(KneserNey(2).fit(TRAIN), path)
+
+
+@pytest.mark.parametrize("missing", ["lower_order_probs", "backoff_weights"])
+def test_a_backoff_model_must_give_its_lower_orders_and_weights(missing):
+    methods = {name: (lambda self, grams, order: grams) for name in ("lower_order_probs", "backoff_weights")}
+    del methods[missing]
+    HalfMade = type("HalfMade", (BackoffModel,), methods)
+    with pytest.raises(TypeError, match=f"abstract method.* {missing}"):
+        HalfMade()
+    assert type("Whole", (BackoffModel,), {**methods, missing: methods.get(missing, lambda *a: a)})()
+

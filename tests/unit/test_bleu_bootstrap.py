@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest, estimate_ci
 
-from lmcore import bleu
+from lmcore import bleu, i18n
 from lmcore.bleu import (
     bleu_scores,
     order_statistic_interval,
@@ -63,6 +63,56 @@ def test_sentence_rows_add_up_to_corpus_stats():
     rows = sentence_stats_matrix(hyps, refs)
     corpus = bleu.corpus_stats(hyps, refs)
     assert rows.sum(axis=0).tolist() == [corpus.hyp_len, corpus.ref_len, *corpus.matches, *corpus.totals]
+
+
+def test_sentence_rows_are_each_sentences_stats_counted_with_the_settings_given_once():
+    hyps, refs = ["The Cat sat", "a dog"], [["the cat sat"], ["a dog", "A DOG barks"]]
+    settings = bleu.BleuSettings(max_order=2, lowercase=True, nltk_totals=True, tokenize="none")
+    rows = sentence_stats_matrix(hyps, refs, settings)
+    assert rows.dtype == np.int64 and rows.tolist() == [
+        [*stats_matrix([bleu.sentence_stats(h, r, settings)])[0]] for h, r in zip(hyps, refs)]
+    assert np.array_equal(rows, sentence_stats_matrix(hyps, refs, max_order=2, lowercase=True, nltk_totals=True,
+                                                      tokenize="none"))
+    assert rows[0].tolist() == [3, 3, 3, 2, 3, 2]  # lowercased: every n-gram matches
+
+
+def test_scores_and_the_bootstrap_take_settings_or_build_them():
+    rows = stats_matrix(COURSE_CORPUS)
+    floor = bleu.BleuSettings(max_order=2, smooth_method="floor", weights="halving")
+    assert np.array_equal(bleu_scores(rows, floor), bleu_scores(rows, smooth_method="floor", weights="halving"))
+    assert np.array_equal(bleu_scores(rows, floor), bleu_scores(rows, bleu.BLEU(), max_order=2,
+                                                                smooth_method="floor", weights="halving"))
+    assert bleu_scores(rows, floor)[1] > 0 == bleu_scores(rows)[1]  # the floor smooths the order without a match
+    with pytest.raises(ValueError, match="^the statistics are of max order 2 but max_order is 4; count rows with"):
+        bleu_scores(rows, bleu.BleuSettings())
+    with pytest.raises(ValueError, match="^the statistics are of max order 2 but max_order is 3; count them with"):
+        paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS, max_order=3)
+    one = paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS[::-1], None, floor, n_resamples=50, seed=1)
+    two = paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS[::-1], smooth_method="floor", weights="halving",
+                           n_resamples=50, seed=1)
+    assert (one.score_a, one.score_b) == (two.score_a, two.score_b) and np.array_equal(one.scores_b, two.scores_b)
+    hyps_a, hyps_b, refs = ["the cat sat", "a dog"], ["the cat sat", "a cat"], [["the cat sat"], ["a dog"]]
+    lowered = paired_bootstrap(["The cat sat", "a dog"], hyps_b, refs, lowercase=True, max_order=2, n_resamples=20)
+    assert lowered.score_a == paired_bootstrap(hyps_a, hyps_b, refs, max_order=2, n_resamples=20).score_a == 1.0
+
+
+def test_exp_smoothing_halves_again_for_each_further_order_without_a_match():
+    stats = bleu.BleuStats((3, 0, 0, 0), (4, 3, 2, 1), 4, 4)  # p = 3/4, 1/(2*3), 1/(4*2), 1/(8*1)
+    expected = math.exp((math.log(3 / 4) + math.log(1 / 6) + math.log(1 / 8) + math.log(1 / 8)) / 4)
+    assert float(bleu_scores(stats_matrix([stats])[0], smooth_method="exp")) == pytest.approx(expected, rel=1e-14)
+    assert bleu.bleu_from_stats(stats, smooth_method="exp").score == pytest.approx(expected, rel=1e-14)
+
+
+def test_resampling_draws_1000_resamples_by_default_and_reads_in_one_line():
+    assert resample_indices(3).shape == (1000, 3)
+    result = bleu.PairedBootstrap(0.3, 0.32, np.array([0.3, 0.31]), np.array([0.33, 0.3]), 0.95, None)
+    previous = i18n.language()
+    i18n.set_language("en")
+    try:
+        assert str(result) == ("A = 0.3000, B = 0.3200, B - A = +0.0200, 95% interval [-0.0100, +0.0300], "
+                               "B higher in 50.0% of 2 resamples")
+    finally:
+        i18n.set_language(previous)
 
 
 def test_resamples_are_sacrebleus_and_their_sums_are_sums():
@@ -171,7 +221,7 @@ def test_sacrebleus_p_value_on_numbers_worked_by_hand():
     (lambda: paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS[:1]), ValueError, "same shape"),
     (lambda: paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS, confidence=1.5), ValueError, "confidence"),
     (lambda: sentence_stats_matrix(["a"], [["a"], ["b"]]), ValueError, "1 items but references has 2"),
-    (lambda: sentence_stats_matrix("a", [["a"]]), TypeError, "must be lists"),
+    (lambda: sentence_stats_matrix("a", [["a"]]), TypeError, "hypotheses must be a list"),
 ])
 def test_bad_input_is_named(call, error, message):
     with pytest.raises(error, match=message):
@@ -198,10 +248,11 @@ def test_bad_input_is_named(call, error, message):
     (lambda: paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS, seed=1.5), TypeError, "^seed must be an int, got float$"),
     (lambda: paired_bootstrap(COURSE_CORPUS, COURSE_CORPUS, seed=True), TypeError, "^seed must be an int, got bool$"),
     (lambda: resample_indices(5, 2, seed="x"), TypeError, "^seed must be an int, got str$"),
-    (lambda: paired_bootstrap(np.zeros((0, 6)), np.zeros((0, 6))), ValueError, "stats_a and stats_b have no sentences"),
-    (lambda: paired_bootstrap([], []), TypeError, "^stats_a must be a non-empty list of BleuStats"),
+    (lambda: paired_bootstrap(np.zeros((0, 6)), np.zeros((0, 6))), ValueError,
+     "system_a and system_b have no sentences"),
+    (lambda: paired_bootstrap([], []), TypeError, "^system_a must be a non-empty list of BleuStats"),
     (lambda: paired_bootstrap(np.array([[4.5, 4, 3, 1, 4, 3]]), np.array([[4, 4, 3, 1, 4, 3]])), ValueError,
-     r"^stats_a must hold whole counts \(statistics from stats_matrix\), got \[4\.5\]$"),
+     r"^system_a must hold whole counts \(statistics from stats_matrix\), got \[4\.5\]$"),
     (lambda: bleu_scores([7, 8, 5.5, 2, 7, 5]), ValueError, "rows must hold whole counts"),
     (lambda: resampled_sums(np.ones((2, 2)), np.array([[0.5]])), TypeError, "^indices must be whole row numbers"),
     (lambda: resampled_sums(np.ones((2, 2)), np.array([[True]])), TypeError, "^indices must be whole row numbers"),
@@ -211,6 +262,9 @@ def test_bad_input_is_named(call, error, message):
     (lambda: order_statistic_interval("ab"), TypeError, "^values must be numbers .*got str$"),
     (lambda: order_statistic_interval([True, False]), TypeError, "^values must be numbers"),
     (lambda: sentence_stats_matrix([], []), ValueError, "^hypotheses is empty$"),
+    (lambda: bleu_scores([[4, 4]]), ValueError, r"^rows must have 2 \+ 2 \* max_order columns .*got shape \(1, 2\)$"),
+    (lambda: bleu_scores(7), ValueError, r"^rows must have 2 \+ 2 \* max_order columns .*got shape \(\)$"),
+    (lambda: bleu_scores([4, 4, 2, 1, 4]), ValueError, r"^rows must have 2 \+ 2 \* max_order columns"),
 ])
 def test_odd_input_is_named(call, error, message):
     with pytest.raises(error, match=message):
@@ -243,6 +297,7 @@ def test_resampled_statistics_refuse_a_matrix_that_is_not_finite(value, words):
     ({"score_a": math.nan}, ValueError, "^score_a must be a finite number, got nan$"),
     ({"score_b": None}, TypeError, "^score_b must be a number, got NoneType$"),
     ({"scores_a": np.array([0.3, math.nan])}, ValueError, "^scores_a contains NaN$"),
+    ({"scores_b": np.array([0.3, math.inf])}, ValueError, "^scores_b contains an infinite value$"),
     ({"scores_b": np.array([0.3])}, ValueError, "^scores_a and scores_b must be one score per resample"),
     ({"confidence": math.nan}, ValueError, "^confidence must be a finite number, got nan"),
 ])

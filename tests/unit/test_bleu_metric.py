@@ -179,6 +179,8 @@ def test_a_metric_is_frozen_hashable_and_normalizes_what_is_spelled_differently(
                                                                                        lowercase=True)}) == 1
     with pytest.raises(dataclasses.FrozenInstanceError):
         metric.max_order = 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        metric.cache = {}  # no attribute of its own either
     assert dataclasses.replace(BLEU(), max_order=2) == BLEU(max_order=2)  # None weights follow the order
     assert BLEU() == BLEU(max_order=4, weights=None, smooth_method="none", smooth_value=None, effective_order=False,
                           tokenize="13a", lowercase=False, nltk_totals=False)
@@ -203,21 +205,23 @@ def test_the_unspaced_chinese_warning_points_at_the_callers_line():
 # ------------------------------------------------------------- bad input ----
 
 @pytest.mark.parametrize("settings, error, message", [
-    ({"max_order": 0}, ValueError, "max_order must be >= 1, got 0"),
+    ({"max_order": 0}, ValueError, r"max_order must be between 1 and 1000 \(BLEU's standard is 4\), got 0"),
     ({"max_order": 2.0}, TypeError, "max_order must be an int"),
     ({"weights": [0.5, 0.5]}, ValueError, "weights has 2 entries but max_order is 4"),
     ({"weights": "geometric"}, ValueError, "weights must be 'uniform', 'halving'"),
     ({"weights": 0.25}, TypeError, "weights must be"),
-    ({"max_order": 2, "weights": [1, -1]}, ValueError, r"weights\[1\] is -1"),
+    ({"max_order": 2, "weights": [1, -1]}, ValueError, r"weights has negative weights: \[-1.0\]"),
     ({"max_order": 2, "weights": [0, 0]}, ValueError, "weights are all zero"),
     ({"smooth_method": "laplace"}, ValueError, "smooth_method must be one of"),
     ({"smooth_value": 0.1}, ValueError, "smooth_value is only used by 'floor' and 'add-k', not 'none'"),
-    ({"smooth_method": "floor", "smooth_value": -1}, ValueError, "smooth_value must be a finite number >= 0"),
+    ({"smooth_method": "floor", "smooth_value": -1}, ValueError, "smooth_value must be at least 0, got -1"),
     ({"tokenize": "moses"}, ValueError, "tokenize must be one of"),
     ({"tokenize": "pretokenized"}, ValueError, "tokenize must be one of"),
     ({"lowercase": "yes"}, TypeError, "lowercase must be True or False, got 'yes'"),
     ({"effective_order": None}, TypeError, "effective_order must be True or False"),
     ({"nltk_totals": 1.5}, TypeError, "nltk_totals must be True or False"),
+    ({"lowercase": 1}, TypeError, "lowercase must be True or False, got 1"),  # checks.check_bool's one rule
+    ({"effective_order": np.int64(0)}, TypeError, r"effective_order must be True or False, got np.int64\(0\)"),
 ])
 def test_bad_settings_are_named_when_the_metric_is_made(settings, error, message):
     with pytest.raises(error, match=message):

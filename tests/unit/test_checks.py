@@ -3,9 +3,11 @@ error type and wording by every public function that takes such an argument."""
 
 import ast
 import functools
+import gc
 import inspect
 import math
 import sys
+from collections import UserList
 from fractions import Fraction
 from pathlib import Path
 
@@ -14,10 +16,10 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from lmcore import checks, coding, i18n, info, ngram, shannon
+from lmcore import checks, coding, i18n, info, lm, ngram, shannon
 from lmcore.bleu import BleuSignature
 from lmcore.evaluate import texts
-from lmcore.exercises import check_number as check_answer
+from lmcore.exercises import grade_number
 from lmcore.info import IIDSource, MarkovSource, MixtureSource
 from lmcore.neural import NeuralLM, TrainingConfig
 from lmcore.ngram import MLE, AddK, Convention, Interpolated, KneserNey, write_arpa
@@ -348,7 +350,7 @@ def test_check_tokens_and_the_vocabulary_refuse_alike(tokens, error, words):
 
 TOY = [["i", "spent", "three", "years"], ["before", "the", "mast"], ["i", "spent", "money"]]
 BIGRAM = MLE(2).fit(TOY)
-NEURAL = NeuralLM(Vocabulary.build(TOY), context_size=1, dim=2, hidden=2)
+NEURAL = NeuralLM(Vocabulary.build(TOY), context_length=1, dim=2, hidden=2)
 
 SENTENCE_TAKERS = {  # public functions that take a list of token lists named sentences
     "Vocabulary.build": lambda s: Vocabulary.build(s),
@@ -442,7 +444,7 @@ SIZE_TAKERS = {  # (call, the name it gives the argument, the least it allows)
     "shannon.draw_sentence (min_tokens)": (lambda n: shannon.draw_sentence(TOY, 0, n, 4), "min_tokens", 1),
     "shannon.guess_frequencies": (lambda n: shannon.guess_frequencies([1], n), "n_symbols", 1),
     "BleuSignature": (lambda n: BleuSignature(nrefs=n), "nrefs", 1),
-    "exercises.check_number": (lambda n: check_answer(1.0, 1.0, sig_digits=n), "sig_digits", 1),
+    "exercises.grade_number": (lambda n: grade_number(1.0, 1.0, sig_digits=n), "sig_digits", 1),
 }
 
 
@@ -527,7 +529,7 @@ TOKENS_TAKERS = {  # a context, a history, a sentence or the guesses: a list of 
     "CountedNgramModel.continuations": (lambda c: BIGRAM.continuations(c), "context"),
     "NeuralLM.next_word_distribution": (lambda c: NEURAL.next_word_distribution(c), "context"),
     "shannon.top_guesses": (lambda c: shannon.top_guesses(BIGRAM, c), "context"),
-    "shannon.model_context": (lambda c: shannon.model_context(BIGRAM, c), "history"),
+    "lm.model_context": (lambda c: lm.model_context(BIGRAM, c), "prefix"),
     "shannon.check_sentence": (lambda c: shannon.check_sentence(c, {"b": BIGRAM}), "sentence"),
     "shannon.guess_counts": (lambda c: shannon.guess_counts("a", c), "guesses"),
 }
@@ -642,3 +644,71 @@ def test_check_path_refuses_what_is_no_file_name(path, error, words):
 @pytest.mark.parametrize("n", [None, math.nan, 2.5, "3"])
 def test_sum_tolerance_takes_a_number_of_outcomes(n):
     assert raised(lambda: checks.sum_tolerance(n)) == raised(lambda: checks.check_int(n, "n", minimum=0))
+
+
+# --- gaps a mutation run found -----------------------------------------------------------------------
+
+
+def test_any_sequence_but_text_holds_tokens_or_sentences():
+    """Not only lists and tuples: any Sequence (a UserList, a range of no tokens) is taken; str, bytes,
+    sets, iterators and arrays are not sequences of tokens."""
+    assert checks.check_tokens(UserList(["a"])) == ["a"] and checks.check_tokens(("a",)) == ("a",)
+    assert checks.check_tokens(range(0)) == range(0)
+    sentences = UserList([("a",), UserList(["b"]), []])
+    assert checks.check_sentences(sentences) is sentences
+    for value, kind in [(b"ab", "bytes"), ({"a"}, "set"), (iter(["a"]), "list_iterator"), (np.array(["a"]), "ndarray"),
+                        ("ab", "str"), (None, "NoneType")]:
+        assert raised(lambda: checks.check_tokens(value)) == (  # noqa: B023
+            TypeError, f"tokens must be a sequence of tokens (e.g. a list of str), got {kind}")
+        assert raised(lambda: checks.check_sentences([["a"], value])) == (  # noqa: B023
+            TypeError, f"sentences must be a list of token lists (split each sentence into tokens), got a {kind}")
+        assert raised(lambda: checks.check_sentences(value))[0] is TypeError  # noqa: B023
+
+
+def test_a_weight_beyond_a_float_keeps_its_sign():
+    """-10**400 is a negative weight (it was reported as an infinite one), 10**400 an infinite one."""
+    assert raised(lambda: checks.check_weights([1, -(10**400)])) == (ValueError, "weights has negative weights: [-inf]")
+    assert raised(lambda: checks.check_weights([1, 10**400])) == (ValueError, "weights contains an infinite value")
+    assert raised(lambda: checks.check_number(-(10**400), "x"))[1].startswith("x must be a finite number, got -1000")
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_gc_paused_restores_the_collector_as_it_was_even_after_an_error(enabled):
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        with pytest.raises(KeyError), checks.gc_paused():
+            assert not gc.isenabled()
+            raise KeyError("inside")
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_arrays_name_their_dimensions_and_show_at_most_three_bad_values():
+    assert raised(lambda: checks.check_weights([1.0], ndim=2)) == (
+        ValueError, "weights must be two-dimensional, got shape (1,)")
+    assert raised(lambda: checks.check_weights([[1.0]], ndim=3)) == (
+        ValueError, "weights must be 3-dimensional, got shape (1, 1)")
+    assert raised(lambda: checks.check_weights([-1, -2, -3])) == (
+        ValueError, "weights has negative weights: [-1.0, -2.0, -3.0]")
+    assert raised(lambda: checks.check_weights(np.zeros((0, 2)), ndim=2)) == (ValueError, "weights is empty")
+
+
+def test_a_sum_exactly_at_the_tolerance_passes():
+    assert checks.sum_tolerance(0) == checks.PROBABILITY_SUM_TOLERANCE == 1e-6
+    # a million outcomes are allowed 0.500000000001; one of 1 - that and the rest 0 sum to exactly that far from 1
+    p = np.zeros(1_000_000)
+    p[0] = 1 - checks.sum_tolerance(p.size)
+    assert 1 - p.sum() == checks.sum_tolerance(p.size) and checks.check_distribution(p) is not None
+    p[0] = np.nextafter(p[0], 0)
+    assert raised(lambda: checks.check_distribution(p)) == (
+        ValueError, "p: probabilities sum to 0.5, expected 1 (tolerance 0.5)")
+    assert raised(lambda: checks.check_distribution([0.5, 0.5 + 1.01e-6])) == (
+        ValueError, "p: probabilities sum to 1, expected 1 (tolerance 1e-06)")
+
+
+@pytest.mark.parametrize("base, shown", [(1, "1"), (1.0, "1.0"), (np.float64(1.0), "1.0")])
+def test_a_base_of_1_is_refused(base, shown):
+    assert raised(lambda: checks.check_base(base)) == (
+        ValueError, f"base must be a finite number > 1 (2: bits, e: nats, 10: bans), got {shown}")

@@ -130,6 +130,7 @@ def test_backoff_and_dense_code_a_kneser_ney_model_with_the_same_bits(models):
     dense = coding.encode(model, sentences, speller, method="dense")
     assert backoff.surprisal_bits == pytest.approx(dense.surprisal_bits, rel=1e-12)
     assert Predictor(model).backoff and not Predictor(AddK(2).fit(TRAIN)).backoff
+    assert model.backs_off and not AddK(2).backs_off and not Interpolated(2).backs_off  # the model says
 
 
 def test_backoff_refuses_a_model_without_the_backoff_structure():
@@ -299,8 +300,6 @@ def test_the_sentence_count_is_leb128():
     for n, header in ((127, b"\x7f"), (128, b"\x80\x01")):
         coded = coding.encode(model, [[]] * n)
         assert coded.data.startswith(header) and coding.decode(coded.data, model) == [[]] * n
-    assert container._varint(300) == b"\xac\x02" and container._varint(16384) == b"\x80\x80\x01"
-    assert container._read_varint(b"\x80\x80\x01\x00") == (16384, 3) and container._read_varint(b"\x80") is None
     with pytest.raises(ValueError, match="sentence count"):
         coding.decode(b"\xff" * 10 + b"\x01", model)  # an 11-byte count: beyond what encode writes
 
@@ -536,3 +535,15 @@ def test_a_model_whose_probabilities_are_nan_is_refused_before_coding(models):
     with pytest.raises(ValueError, match=r"^model AddK gave the probability nan \(not a number in \[0, 1\]\)"):
         coding.encode(broken, [["the", "cat"]])  # was numpy's "Probability distribution not normalizable"
     assert coding.decode(coding.encode(model, [["the", "cat"]]).data, model) == [["the", "cat"]]
+
+
+def test_the_decoder_offers_unk_where_training_saw_it_after_a_history():
+    # min_count=2: the words seen once are <unk> (id 0, the first outcome), seen after "the" in training
+    train = [["the", "cat", "sat"], ["the", "dog", "sat"], ["the", "cat", "ran"], ["a", "cat", "sat"]]
+    model = KneserNey(2).fit(train, min_count=2)
+    assert "<unk>" in model.continuations(["the"]) and model.outcome_ids[0] == 0
+    sentences = [["the", "zebra", "sat"], ["the", "cat"]]
+    speller = coding.fit_speller(train)
+    coded = coding.encode(model, sentences, speller, method="backoff")
+    assert coding.decode(coded.data, model, speller, method="backoff") == sentences
+

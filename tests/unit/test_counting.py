@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lmcore.lm import frame_sentences
 from lmcore.ngram import MLE, AddK, Convention, KneserNey, counting
-from lmcore.ngram.counting import NgramCounts, NgramIndex, _sorted_keys, frame_sentences
+from lmcore.ngram.counting import NgramCounts, NgramIndex, _sorted_keys
 from lmcore.text import Vocabulary
 
 VOCAB = Vocabulary(list("abcde"))
@@ -153,14 +154,6 @@ def test_empty_sentences_fit_and_score_under_every_convention():
         np.testing.assert_array_equal(together, np.concatenate(apart))
 
 
-def test_frame_sentences_marks_every_end_marker():
-    framed = frame_sentences(np.array([3, 4]), np.array([2]), 2, 1, 2)  # <s> a b </s> </s>
-    assert framed.is_eos.tolist() == [False, False, True, True] and framed.position.tolist() == [0, 1, 2, 3]
-    bare = frame_sentences(np.array([3, 4, 5]), np.array([2, 0, 1]), 2, 0, 0)  # course framing, an empty sentence
-    assert bare.grams.tolist() == [[3, 3], [3, 4], [4, 5]] and bare.context_len.tolist() == [0, 1, 0]
-    assert bare.sentence_index.tolist() == [0, 0, 2] and not bare.is_eos.any()
-
-
 # --- integer limits ------------------------------------------------------------------------------
 
 
@@ -213,7 +206,7 @@ def test_the_packed_sort_never_overflows(base, top_node):
     ([3.0], [1], TypeError, r"^ids must be a 1-d array of integer vocabulary ids, got float64 of shape \(1,\)$"),
     ([3, 8], [2], ValueError, r"^ids must be vocabulary ids between 0 and 7, got 3 .. 8$"),
     ([-1, 3], [2], ValueError, r"^ids must be vocabulary ids between 0 and 7, got -1 .. 3$"),
-    ([3, 2], [2], ValueError, r"^ids holds the marker '</s>' at index 1: lmcore adds <s> and </s> itself"),
+    ([3, 2], [2], ValueError, r"^sentences\[0\] holds the marker '</s>' at position 1: lmcore adds <s> and </s>"),
 ])
 def test_encoded_input_is_checked(ids, lengths, error, message):
     with pytest.raises(error, match=message):
@@ -240,16 +233,39 @@ def test_sentences_of_the_wrong_type_are_refused(sentences, message):
     assert MLE(2).fit([("a", "b")]).count("b", ["a"]) == 1  # a tuple of tokens is a sentence
 
 
-@pytest.mark.parametrize("args, error, message", [
-    ((None, [2], 2, 1, 1), TypeError, r"^ids must be a 1-d array of integer vocabulary ids, got object of shape \(\)$"),
-    (([5.0, np.nan], [2], 2, 1, 1), TypeError, "^ids must be a 1-d array of integer vocabulary ids, got float64"),
-    (([5, 6], [np.nan], 2, 1, 1), TypeError, r"^lengths must be a 1-d array of sentence lengths \(integers >= 0\)$"),
-    (([5, 6], [3], 2, 1, 1), ValueError, "^lengths add up to 3, but ids holds 2 ids$"),
-    (([5, 6], [2], np.nan, 1, 1), TypeError, "^order must be an int, got float$"),
-    (([5, 6], [2], 2, None, 1), TypeError, "^n_start must be an int, got NoneType$"),
-    (([5, 6], [2], 2, 1, -1), ValueError, "^n_end must be at least 0, got -1$"),
-])
-def test_frame_sentences_names_what_it_cannot_frame(args, error, message):
-    # were int() and ufunc errors, or a NaN id cast to -2147483648 with a RuntimeWarning
-    with pytest.raises(error, match=message):
-        frame_sentences(*args)
+# --- the words that follow a context ---------------------------------------------------------------
+
+
+def test_continuations_list_the_words_seen_after_each_context_with_their_counts():
+    sentences = [["a", "b", "a"], ["a", "b", "c"], ["b"]]
+    counts = count(sentences, 3, 2, 1)
+    a, b, c = VOCAB.encode(["a", "b", "c"])
+    owner, ids, seen = counts.continuations(np.array([[a, b], [b, b], [1, a], [a, a]]))
+    assert owner.tolist() == [0, 0, 2] and ids.tolist() == [a, c, b] and seen.tolist() == [1, 1, 2]
+    owner, ids, seen = counts.continuations([[a], [b], [1]])  # after a: b b </s>; after b: a c </s>; after <s>: ...
+    expected = Counter((i, w) for s in sentences for i, w in zip([1, *VOCAB.encode(s)], [*VOCAB.encode(s), 2])
+                       if i in (a, b, 1))
+    row = {a: 0, b: 1, 1: 2}
+    assert sorted(zip(owner.tolist(), ids.tolist(), seen.tolist())) == sorted(
+        (row[i], w, n) for (i, w), n in expected.items())
+    owner, ids, seen = counts.continuations(np.zeros((1, 0), dtype=int))  # no context: every unigram
+    assert ids.tolist() == counts.tables[0].keys.tolist() and seen.tolist() == counts.tables[0].counts.tolist()
+    assert [x.size for x in counts.continuations(np.zeros((0, 2), dtype=int))] == [0, 0, 0]
+    for bad in ([[a, b, c]], [a, b], np.zeros((1, 1, 1))):
+        with pytest.raises(ValueError, match="contexts must be an"):
+            counts.continuations(bad)
+
+
+def test_count_of_counts_counts_each_count_up_to_largest():
+    assert counting.count_of_counts(np.array([1, 3, 1, 7, 4])).tolist() == [0, 2, 0, 1, 1]
+    assert counting.count_of_counts(np.array([2]), 1).tolist() == [0, 0]
+
+
+def test_prefix_rows_find_the_ngrams_that_start_with_a_shorter_prefix():
+    counts = count([["a", "b", "a"], ["b", "a", "c"], ["a", "c"]], 4, 3, 1)
+    a = VOCAB.id("a")
+    for order in (2, 3, 4):
+        rows = counts.ngram_ids(order)[counts.prefix_rows(order, [a])]
+        everything = counts.ngram_ids(order)
+        assert rows.tolist() == everything[everything[:, 0] == a].tolist() and len(rows)
+

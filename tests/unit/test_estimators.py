@@ -1,4 +1,4 @@
-"""Tests for lmcore.estimators: entropy from samples, block entropies, the running rate of samples."""
+"""Tests for lmcore.info.estimators: entropy from samples, block entropies, the running rate of samples."""
 
 import math
 import re
@@ -32,7 +32,7 @@ def test_plugin_entropy_of_the_course_examples(counts, bits):
 def test_plugin_entropy_takes_counters_arrays_and_bases():
     text = "abracadabra"
     counter = Counter(text)
-    assert estimators.plugin_entropy(counter) == pytest.approx(estimators.plugin_entropy(estimators.token_counts(text)))
+    assert estimators.plugin_entropy(counter) == pytest.approx(estimators.plugin_entropy(estimators.type_counts(text)))
     assert estimators.plugin_entropy(np.array([2, 2])) == 1.0
     assert estimators.plugin_entropy([2, 2], base=math.e) == pytest.approx(math.log(2))
     assert estimators.plugin_entropy([5, 0, 5]) == 1.0  # an unseen type contributes nothing
@@ -68,8 +68,8 @@ def test_plugin_is_biased_low_and_miller_madow_less_so():
     # 300 samples of 50 draws from 20 equally likely types: H = log2 20 = 4.3219 bits.
     source = IIDSource([1 / 20] * 20)
     rng = np.random.default_rng(0)
-    estimates = np.array([[estimators.plugin_entropy(estimators.token_counts(sample)),
-                           estimators.miller_madow_entropy(estimators.token_counts(sample))]
+    estimates = np.array([[estimators.plugin_entropy(estimators.type_counts(sample)),
+                           estimators.miller_madow_entropy(estimators.type_counts(sample))]
                           for sample in (source.sample(50, seed=rng) for _ in range(300))])
     plugin_bias, mm_bias = estimates.mean(axis=0) - math.log2(20)
     assert plugin_bias < -0.2          # far too low on average
@@ -78,8 +78,8 @@ def test_plugin_is_biased_low_and_miller_madow_less_so():
 
 
 def test_token_counts():
-    assert estimators.token_counts(["a", "b", "a"]).tolist() == [2, 1]
-    assert estimators.token_counts(np.array([3, 3, 0])).tolist() == [1, 2]
+    assert estimators.type_counts(["a", "b", "a"]).tolist() == [2, 1]
+    assert estimators.type_counts(np.array([3, 3, 0])).tolist() == [1, 2]
 
 
 @pytest.mark.parametrize("bad, error, words", [
@@ -88,7 +88,7 @@ def test_token_counts():
     ([1, -1], ValueError, "non-negative whole numbers"),
     ([1.5, 2], ValueError, "non-negative whole numbers"),
     ([1, float("nan")], ValueError, "non-negative whole numbers"),
-    ("abc", TypeError, "token_counts"),
+    ("abc", TypeError, "type_counts"),
     (["a", "b"], TypeError, "only numbers"),
     ([[1, 2], [3, 4]], ValueError, "1-d"),
 ])
@@ -102,9 +102,9 @@ def test_bad_base_and_tokens():
     with pytest.raises(ValueError, match="base"):
         estimators.plugin_entropy([1, 1], base=1)
     with pytest.raises(ValueError, match="tokens is empty"):
-        estimators.token_counts([])
+        estimators.type_counts([])
     with pytest.raises(TypeError, match="flatten sentences"):
-        estimators.token_counts([["a"], ["b"]])
+        estimators.type_counts([["a"], ["b"]])
 
 
 # --- estimates on growing samples ---------------------------------------------------------
@@ -114,7 +114,7 @@ def test_entropy_growth_rises_towards_the_whole_texts_estimate():
     tokens = IIDSource((1 / np.arange(1, 301)) / (1 / np.arange(1, 301)).sum()).sample(20_000, seed=1)
     growth = estimators.entropy_growth(tokens, seed=0)
     assert growth.sizes.tolist() == [10, 30, 100, 300, 1000, 3000, 10_000, 20_000]
-    assert growth.plugin[-1] == pytest.approx(estimators.plugin_entropy(estimators.token_counts(tokens)))
+    assert growth.plugin[-1] == pytest.approx(estimators.plugin_entropy(estimators.type_counts(tokens)))
     assert all(np.diff(growth.types) >= 0)
     assert growth.plugin[0] < growth.plugin[4] < growth.plugin[-1]
     assert all(growth.miller_madow >= growth.plugin)
@@ -271,7 +271,7 @@ def test_huge_counts_give_the_right_frequencies():
 
 def test_large_ids_are_counted_without_a_table_of_that_size():
     # an int array with the id 10**12 used to allocate 7 TiB for np.bincount
-    assert estimators.token_counts(np.array([10**12, 7, 10**12])).tolist() == [1, 2]  # in the order of the ids
+    assert estimators.type_counts(np.array([10**12, 7, 10**12])).tolist() == [1, 2]  # in the order of the ids
     growth = estimators.entropy_growth(np.array([0, 10**12] * 4), sizes=[8], seed=None)
     assert growth.plugin.tolist() == [1.0] and growth.types.tolist() == [2]
     assert estimators.block_entropy(np.array([0, 2**40, 0, 2**40]), 2) == pytest.approx(info.entropy([2 / 3, 1 / 3]))
@@ -327,10 +327,10 @@ def test_sample_rates_takes_one_plain_sample_and_names_bad_ones():
      "sequence contains NaN at position 2"),
     (lambda s: estimators.entropy_growth(s, sizes=[2]), [1.0, math.nan], "tokens contains NaN at position 1"),
     (lambda s: estimators.entropy_growth(s, sizes=[2]), np.array([np.nan, 1.0]), "tokens contains NaN at position 0"),
-    (estimators.token_counts, [1.0, math.nan, 1.0], "tokens contains NaN at position 1"),
-    (estimators.token_counts, np.array([1.0, np.nan]), "tokens contains NaN at position 1"),
-    (estimators.token_counts, np.array(["a", None], dtype=object), "tokens contains None at position 1"),
-    (estimators.token_counts, iter([1.0, math.nan]), "tokens contains NaN:"),  # a generator: read, no position
+    (estimators.type_counts, [1.0, math.nan, 1.0], "tokens contains NaN at position 1"),
+    (estimators.type_counts, np.array([1.0, np.nan]), "tokens contains NaN at position 1"),
+    (estimators.type_counts, np.array(["a", None], dtype=object), "tokens contains None at position 1"),
+    (estimators.type_counts, iter([1.0, math.nan]), "tokens contains NaN:"),  # a generator: read, no position
 ])
 def test_a_sample_holding_nan_or_none_is_refused_with_its_position(call, sample, words):
     # a float array was a bare KeyError; a list counted NaN (each NaN a type of its own) as a symbol
@@ -340,6 +340,38 @@ def test_a_sample_holding_nan_or_none_is_refused_with_its_position(call, sample,
 
 def test_infinity_is_a_symbol_but_nan_is_not():
     assert estimators.block_entropy([1.0, math.inf, math.inf, 1.0], 1) == 1.0  # equal to itself: one type
-    assert estimators.token_counts(np.array([math.inf, 2.0, math.inf])).tolist() == [2, 1]
+    assert estimators.type_counts(np.array([math.inf, 2.0, math.inf])).tolist() == [2, 1]
     with pytest.raises(ValueError, match="^sequence contains NaN at position 2: a missing value"):
         estimators.block_entropy([1.0, math.inf, math.nan, 1.0], 1)
+
+
+# --- one seed, the same samples (chapter 2 shows the plug-in bias twice) ------------------------
+# Chapter 2 shows the plug-in bias twice: on a few sample sizes in section 4 (core path) and on the
+# full table of "Going further: correcting the plug-in bias". The two must be the same samples: with
+# one seed, :func:`lmcore.info.entropy_growth` shuffles the text once, whatever sizes it is asked for.
+
+
+@settings(max_examples=40, deadline=None)
+@given(counts=st.lists(st.integers(min_value=0, max_value=40), min_size=1, max_size=30).filter(lambda c: sum(c) > 1),
+       seed=st.integers(min_value=0, max_value=2**32 - 1), data=st.data())
+def test_the_same_seed_gives_the_same_samples_whatever_the_sizes(counts, seed, data):
+    text = Counter({f"w{i}": c for i, c in enumerate(counts) if c})
+    total = sum(counts)
+    every = info.entropy_growth(text, sizes=np.arange(1, total + 1), seed=seed)
+    sizes = sorted(data.draw(st.sets(st.integers(min_value=1, max_value=total), min_size=1, max_size=4)))
+    some = info.entropy_growth(text, sizes=sizes, seed=seed)
+    at = np.array(sizes) - 1
+    assert some.plugin.tolist() == every.plugin[at].tolist()
+    assert some.miller_madow.tolist() == every.miller_madow[at].tolist()
+    assert some.types.tolist() == every.types[at].tolist()
+
+
+def test_the_chapters_english_sample_of_1000_tokens_is_the_tables():
+    """The default sizes (section "Going further") hold 1,000 and 100,000: the core's sizes pick those rows."""
+    rng = np.random.default_rng(1)
+    text = Counter(rng.zipf(1.5, 200_000).tolist())  # a Zipf-like text of 200,000 tokens
+    table = info.entropy_growth(text, seed=0)
+    core = info.entropy_growth(text, sizes=[1000, 100_000, 200_000], seed=0)
+    rows = [list(table.sizes).index(n) for n in (1000, 100_000, 200_000)]
+    assert core.plugin.tolist() == table.plugin[rows].tolist()
+    assert core.types.tolist() == table.types[rows].tolist()

@@ -8,25 +8,13 @@ import re
 from pathlib import Path
 
 import pytest
+from exercise_support import cross_entropy_bits, half_unit_by_hand, rounded
 
 from lmcore import exercises as ex
 from lmcore.i18n import set_language
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTER = ROOT / "notebooks" / "03_cross_entropy.ipynb"
-
-
-def cross_entropy_bits(p, m):
-    return -sum(a * math.log2(b) for a, b in zip(p, m))
-
-
-def rounded(value, digits):
-    """``value`` as a student writes it to ``digits`` significant digits."""
-    return float(f"{value:.{digits}g}")
-
-
-def half_unit(expected, digits):
-    return 0.5 * 10 ** (math.floor(math.log10(abs(expected))) - digits + 1)
 
 
 NUMERIC = {  # check: (expected, significant digits)
@@ -126,7 +114,7 @@ def test_bits_saved_mistakes_are_apart_from_the_answer_and_from_each_other():
              for value in mistakes}
     assert len(hints) == len(mistakes)
     for value in mistakes:
-        assert abs(rounded(expected, 3) - value) > half_unit(value, 3)
+        assert abs(rounded(expected, 3) - value) > half_unit_by_hand(value, 3)
 
 
 def test_rounding_the_logs_first_is_wrong_in_the_third_digit():
@@ -173,6 +161,14 @@ def test_exercise_5_is_not_copied_from_a_printout():
     assert "check_brown_bits_per_word" not in "".join(source(c) for c in cells())
 
 
+def test_chapter_3_course_numbers_behind_the_checks():
+    assert ex.check_loss_in_bits(4.62).correct and not ex.check_loss_in_bits(4.63).correct
+    assert ex.check_reverse_cross_entropy(1.42).correct
+    assert ex.check_bits_saved_by_lower_perplexity(0.305).correct
+    assert "significant digits" in ex.check_bits_saved_by_lower_perplexity(0.3).message  # the course's rounding
+    assert ex.check_coded_bits_per_character(1.25).correct
+
+
 # --- the Chinese edition -------------------------------------------------------------------
 
 
@@ -186,6 +182,15 @@ def test_exercise_5_is_not_copied_from_a_printout():
 ])
 def test_the_verdicts_in_chinese(chinese, answer, message):
     assert ex.check_bits_saved_by_lower_perplexity(answer).message == message
+
+
+@pytest.mark.parametrize("check, answer, message", [
+    (ex.check_below_the_floor, "C", "还不对：KL 散度永远不会是负的（吉布斯不等式）："
+                                    "一定是模型的打分算错了，或者用的文本太少、或已经见过。"),
+    (ex.check_loss_in_bits, "about 4", "还不对：这里要填一个数，你填的是 'about 4'。"),
+])
+def test_a_choice_and_no_number_in_chinese(chinese, check, answer, message):
+    assert check(answer).message == message
 
 
 def test_the_english_verdicts_are_unchanged_after_a_switch():

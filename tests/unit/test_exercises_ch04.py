@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+from exercise_support import assert_feedback
 
 from lmcore import exercises as ex
 
@@ -73,6 +74,8 @@ def test_the_exercise_data_are_what_the_chapter_prints():
     (ex.check_corpus_perplexity, 6,  # also 5.85 to one digit: that first
      "还不对：6 的位数不够，题目要求 3 位有效数字。如果你的计算只得到这么多，那么它是这样得到的："
      "对两个句子的困惑度取了平均；语料库困惑度把所有词元合在一起算：exp(-总对数概率 / 总词元数)。"),
+    (ex.check_cross_entropy_bits, 1.63, "正确：1.6332。"),
+    (ex.check_perplexity_after_gain, 58, "还不对：58 很接近了，但题目要求 3 位有效数字。"),
     (ex.check_bits_per_character, 9,
      "还不对：9 是这样得到的：只算到每词元比特数 log2(512) = 9 就停了；还要把文本的总比特数 N × 9 分摊到各个字符上。"),
 ])
@@ -128,3 +131,113 @@ def test_the_homework_draws_on_the_class_and_exercise_7_on_its_going_further_sec
     for check in homework:
         assert "Draws on section " in check.__doc__, check.__name__
     assert 'section "Going further: words and characters"' in " ".join(ex.check_bits_per_character.__doc__.split())
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    (8, True, "Correct: 8.0000"),
+    ("8.00", True, "Correct"),
+    (17, False, "averaging the inverse probabilities"),
+    (3.76, False, "inverting the mean probability"),
+    (3, False, "cross-entropy in bits"),
+    (20.1, False, "raising e"),
+    (5, False, "is not it"),
+])
+def test_weighted_branching(answer, correct, words):
+    assert_feedback(ex.check_weighted_branching, answer, correct, words)
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    (1.63, True, "Correct: 1.6332"),
+    (1.13, False, "natural log"),
+    (0.492, False, "log10"),
+    (6.53, False, "without dividing by N"),
+    (1.93, False, "each word type once"),
+    (1.30, False, "entropy of the model"),
+    (3.10, False, "perplexity"),
+])
+def test_cross_entropy_bits(answer, correct, words):
+    assert_feedback(ex.check_cross_entropy_bits, answer, correct, words)
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    (57.5, True, "Correct"),
+    (57.54, True, "Correct"),
+    (80.9, False, "subtracting the bits"),
+    (346, False, "e ** (H - 0.5)"),
+    (40.7, False, "halving"),
+    (115, False, "adding the half bit"),
+    (57.6, False, "off in the last digit"),  # three digits given: not a question of precision
+    (57.73, False, "rounding the intermediate values"),  # 2 ** 5.85, the exponent rounded first
+    (57.4, False, "off in the last digit"),
+    (58, False, "asks for 3 significant digits"),
+    (60, False, "asks for 3 significant digits"),  # 57.5 to one digit
+])
+def test_perplexity_after_gain(answer, correct, words):
+    assert_feedback(ex.check_perplexity_after_gain, answer, correct, words)
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    (12.3, True, "Correct: 12.3027"),
+    (10, False, "leaving the surprising token out"),
+    (10.1, False, "inverting the mean probability"),  # 1 / 0.099: the misconception the exercise targets
+    (10.10, False, "inverting the mean probability"),
+    (1e8, False, "averaging the inverse probabilities"),
+    (2.51, False, "nats"),
+    (3.62, False, "bits"),
+])
+def test_one_surprising_token(answer, correct, words):
+    assert_feedback(ex.check_one_surprising_token, answer, correct, words)
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    (32 ** (1 / 3), True, "Correct"),
+    (8 ** 0.5, False, "forgetting </s>"),
+    (2.0, False, "leaving P(</s> | cat) = 0.25 out of the product"),  # N = 3, but only two factors
+    (32 ** 0.5, False, "not counting it"),
+    (32 ** 0.25, False, "counting <s>"),
+])
+def test_sentence_perplexity_recognises_a_forgotten_end_marker(answer, correct, words):
+    assert_feedback(ex.check_sentence_perplexity_with_eos, round(answer, 4), correct, words)
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    (40000 ** (1 / 6), True, "Correct"),
+    (6.0, False, "averaging the two sentence perplexities"),
+    (20 ** 0.5, False, "geometric mean"),
+    (44 / 6, False, "weighting the sentence perplexities by their tokens"),
+    (6 / 1.45, False, "inverting the mean probability"),
+])
+def test_corpus_perplexity_recognises_a_mean_of_sentence_perplexities(answer, correct, words):
+    assert_feedback(ex.check_corpus_perplexity, round(answer, 4), correct, words)
+
+
+# Bits per character: the unit every tokenization shares.
+
+
+def test_bits_per_character_data_is_what_the_chapter_prints():
+    assert ex.BITS_PER_CHARACTER_EXERCISE == {"perplexity per token": 512, "tokens N": 1000, "characters": 3000}
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    (3.0, True, "Correct: 3.0000"),
+    (3, True, "Correct"),
+    ("3.0", True, "Correct"),
+    (9.0, False, "bits per token"),
+    (8.0, False, "perplexity per character"),
+    (round(math.log(512) / 3, 4), False, "natural log"),
+    (round(math.log10(512) / 3, 4), False, "log10"),
+    (round(512 / 3, 2), False, "perplexities do not add up"),
+    (27.0, False, "multiplying"),
+    (4.0, False, "is not it"),
+    ("three", False, "expected a number"),
+])
+def test_bits_per_character_recognises_typical_mistakes(answer, correct, words):
+    assert_feedback(ex.check_bits_per_character, answer, correct, words)
+
+
+def test_bits_per_character_mistakes_are_distinct_from_the_answer_and_each_other():
+    # A hint must never fire for the right answer, and no two hints may claim the same number.
+    values = [9.0, 8.0, math.log(512) / 3, math.log10(512) / 3, 512 / 3, 27.0, 3.0]
+    for i, a in enumerate(values):
+        for b in values[i + 1:]:
+            assert not math.isclose(a, b, rel_tol=5e-4)

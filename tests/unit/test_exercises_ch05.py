@@ -5,7 +5,9 @@ mixes a trigram truly never seen in training."""
 
 from collections import Counter
 
+import numpy as np
 import pytest
+from exercise_support import assert_feedback
 
 from lmcore import exercises as ex
 from lmcore.exercises.feedback import half_unit
@@ -138,3 +140,116 @@ def test_section_3_mixes_a_trigram_never_seen_in_training():
 def test_the_rescued_tokens_sign_slip_is_named():
     message = ex.check_rescued_token_bits(-15.6).message
     assert "-15.6 is what you get" in message and "a positive number of bits" in message
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    (0.238, True, "Correct: 0.2380"),
+    ("0.238", True, "Correct"),
+    (0.13, False, "reverse order"),
+    (0.18, False, "averaging the three estimates"),
+    (0.23, False, "leaving out the unigram term"),
+    (0.2, False, "trigram term alone"),
+    (0.54, False, "without their weights"),
+    (0.3, False, "is not it"),
+    ("a quarter", False, "expected a number"),
+])
+def test_interpolated_probability_recognises_typical_mistakes(answer, correct, words):
+    assert_feedback(ex.check_interpolated_probability, answer, correct, words)
+
+
+def test_interpolated_probability_is_the_weighted_sum_of_the_stated_numbers():
+    lambdas, probs = ex.INTERPOLATION_EXERCISE["lambdas"], ex.INTERPOLATION_EXERCISE["probs"]
+    assert sum(lambdas) == pytest.approx(1.0)
+    assert ex.check_interpolated_probability(sum(w * p for w, p in zip(lambdas, probs))).correct
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    ("B", True, "the zero comes back"),
+    (" b ", True, "λ1 must be > 0"),
+    ("A", False, "rescues the word"),
+    ("C", False, "a small weight still rescues"),
+    ("D", False, "never gives 0"),
+    ("E", False, "answer one of A, B, C, D"),
+])
+def test_rescue_choice(answer, correct, words):
+    assert_feedback(ex.check_rescue_choice, answer, correct, words)
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    (0.510, True, "Correct: 0.5098"),
+    (0.490, False, "for λ2"),
+    (0.0075, False, "without dividing"),
+    (0.0566, False, "summed λ1 P1"),
+    (0.5, False, "leaving λ1 where it started"),
+])
+def test_em_step(answer, correct, words):
+    assert_feedback(ex.check_em_step, answer, correct, words)
+
+
+def test_em_step_is_lmcores_em_update():
+    from lmcore.ngram import fit_interpolation_weights
+
+    probs = np.array(ex.EM_EXERCISE["order_probs"])
+    assert ex.EM_EXERCISE["lambdas"] == (0.5, 0.5)  # EM starts from equal weights
+    trace = fit_interpolation_weights(probs, max_iterations=1)
+    assert ex.check_em_step(trace.lambda_history[1][0]).message.startswith("Correct")
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    (1 / 1050, True, "Correct: 0.000952"),
+    (0.000952, True, "Correct"),
+    (0.00095, False, "asks for 3 significant digits"),
+    (0, False, "with the MLE"),
+    (0.001, False, "without c(h)"),
+    (1 / 51, False, "adding 1 to the denominator"),
+    (0.02, False, "c(h) alone"),
+    (0.5, False, "is not it"),
+])
+def test_add_one_unseen_bigram_recognises_typical_mistakes(answer, correct, words):
+    assert_feedback(ex.check_add_one_unseen_bigram, answer, correct, words)
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    (98 / 150, True, "Correct: 0.6533"),
+    (0.6533, True, "Correct"),
+    (0.65, True, "Correct"),
+    (0.7, False, "asks for 2 significant digits"),
+    (0.6667, False, "counting all |V| words"),
+    (0.9333, False, "k = 1 (add-one)"),
+    (0.98, False, "fraction of the vocabulary"),
+    (1.96, False, "cannot exceed 1"),
+    (0.66, False, "adding k only for the unseen words"),
+    (0.1, False, "is not it"),
+])
+def test_add_k_unseen_mass_recognises_typical_mistakes(answer, correct, words):
+    assert_feedback(ex.check_add_k_unseen_mass, answer, correct, words)
+
+
+def test_add_k_exercise_numbers_give_the_expected_masses():
+    c_h, size, seen, k = (ex.ADD_K_EXERCISE[key] for key in ("c_h", "V", "seen_types", "k"))
+    # the unseen words' mass plus the seen words' mass (their counts sum to c(h)) is 1
+    unseen_mass = k * (size - seen) / (c_h + k * size)
+    seen_mass = (c_h + k * seen) / (c_h + k * size)
+    assert unseen_mass + seen_mass == pytest.approx(1.0)
+    assert ex.check_add_k_unseen_mass(unseen_mass).correct
+
+
+@pytest.mark.parametrize("answer, correct, words", [
+    (15.6, True, "Correct: 15.6096"),
+    (10.8, False, "natural log"),
+    (4.70, False, "log10"),
+    (11.3, False, "unigram estimate alone"),
+    (4.32, False, "weight alone"),
+    (0.00002, False, "its surprisal"),
+    (-15.6, False, "a positive number of bits"),
+])
+def test_rescued_token_bits(answer, correct, words):
+    assert_feedback(ex.check_rescued_token_bits, answer, correct, words)
+
+
+@pytest.mark.parametrize("check, answer, message", [
+    (ex.check_rescue_choice, "E", "还不对：请回答 A, B, C, D 之一。"),
+    (ex.check_add_k_unseen_mass, 0.9333, "还不对：0.9333 是这样得到的：用了 k = 1（加一平滑）；这道题加的是 k = 0.1。"),
+])
+def test_the_verdicts_in_chinese(chinese, check, answer, message):
+    assert check(answer).message == message

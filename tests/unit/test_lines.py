@@ -1,4 +1,4 @@
-"""Fitting from a text file or an iterable of lines (lmcore.lines, NgramModel.fit_text) gives the
+"""Fitting from a text file or an iterable of lines (lmcore.text.lines, CountedNgramModel.fit_text) gives the
 model that fit gives on the same sentences as token lists: same vocabulary, same count tables,
 same Kneser-Ney levels, same perplexity, exactly."""
 
@@ -89,6 +89,30 @@ def test_lines_split_at_ascii_whitespace_only_as_lmplz():
     assert vocab.decode(ids[:4]) == ["a\u00a0b", "c", "d", "e"]  # a no-break space is not whitespace
 
 
+def test_a_file_splits_at_exactly_the_bytes_a_list_of_lines_splits_at(tmp_path):
+    """Every ASCII character and a no-break space, between words, at a line's start and end: the file
+    (read in blocks, lengths counted in numpy) and the same lines as a list give the same ids and lengths."""
+    raw = [f"{c}a{c}b{c}{c}c{c}" for c in map(chr, range(1, 128)) if c != "\n"] + ["a\u00a0b c", ""]
+    path = tmp_path / "bytes.txt"
+    path.write_bytes("\n".join(raw).encode("utf-8") + b"\n")
+    from_file, from_list = encode_lines(path), encode_lines(raw)
+    assert from_file.lengths.tolist() == from_list.lengths.tolist() == [len(line.encode().split()) for line in raw]
+    assert from_file.vocab.tokens == from_list.vocab.tokens and np.array_equal(from_file.ids, from_list.ids)
+    assert from_file.lengths[raw.index("xaxbxxcx")] == 1 and from_file.lengths[raw.index(" a b  c ")] == 3
+
+
+def test_a_big_source_is_read_a_chunk_at_a_time(tmp_path):
+    """The memory bound: a file is read CHUNK_BYTES of whole lines at a time, an iterable CHUNK_LINES lines
+    at a time, never all at once."""
+    assert [len(chunk) for chunk in lines._chunks(iter(["a"] * (2 * lines.CHUNK_LINES + 1)))] == [
+        lines.CHUNK_LINES, lines.CHUNK_LINES, 1]
+    path = tmp_path / "big.txt"
+    path.write_bytes(b"abc\n" * (lines.CHUNK_BYTES // 4 + 1))
+    blocks = list(lines._blocks(path))
+    assert len(blocks) == 2 and all(len(block) <= lines.CHUNK_BYTES and block.endswith(b"\n") for block in blocks)
+    assert b"".join(blocks) == path.read_bytes()
+
+
 def test_a_given_vocabulary_is_used_and_unknown_words_are_unk():
     vocab = MLE(1).fit([["a", "b"]]).vocab
     ids, _, used = encode_lines(["a zzz b", "b"], vocab=vocab)
@@ -110,6 +134,18 @@ def test_a_given_vocabulary_is_used_and_unknown_words_are_unk():
 def test_bad_input_gets_clear_errors(source, kwargs, error, message):
     with pytest.raises(error, match=message):
         encode_lines(source, **kwargs)
+
+
+@pytest.mark.parametrize("source, message", [
+    (5, "source must be a file name (str or Path) or an iterable of lines, got int"),
+    (b"a b", "source must be a file name (str or Path) or an iterable of lines, got bytes"),
+    (["a", 3, 4.0], "lines must all be str or all bytes, got float, int"),
+])
+def test_a_wrong_type_is_named(source, message):
+    for read in (encode_lines, read_sentences):
+        with pytest.raises(TypeError) as error:
+            read(source)
+        assert str(error.value) == message
 
 
 def test_vocab_and_min_count_are_not_both_given():

@@ -19,7 +19,7 @@ TOY = [list(s) for s in TOY_TRAIN]
 
 def tiny(dtype=np.float64, seed=1):
     """A small model with random (not zero) parameters everywhere, in ``dtype``."""
-    model = NeuralLM(Vocabulary.build(TOY), context_size=2, dim=3, hidden=5, seed=seed)
+    model = NeuralLM(Vocabulary.build(TOY), context_length=2, dim=3, hidden=5, seed=seed)
     rng = np.random.default_rng(seed)
     for name, array in model.parameters().items():
         setattr(model, name, (array + 0.3 * rng.normal(size=array.shape)).astype(dtype))
@@ -94,7 +94,7 @@ def test_the_cut_off_table_ends_with_the_full_context():
 
 
 def test_the_toy_corpus_neural_bigram_learns_its_training_text():
-    model, history = train_new(TOY, context_size=1, dim=4, hidden=8, min_count=1,
+    model, history = train_new(TOY, context_length=1, dim=4, hidden=8, min_count=1,
                                config=TrainingConfig(epochs=150, batch_size=13, learning_rate=0.05, decay=1.0))
     assert history.train_bits[-1] < 0.8 < history.train_bits[0] and history.best_epoch == 150
     assert model.prob("spent", ["i"]) > 0.95  # "spent" always followed "i"
@@ -105,8 +105,8 @@ def test_the_toy_corpus_neural_bigram_learns_its_training_text():
 
 def test_training_is_deterministic_and_early_stopping_keeps_the_best_epoch():
     config = TrainingConfig(epochs=40, batch_size=4, learning_rate=0.05, decay=1.0)
-    runs = [train_new(TOY, [["i", "spent", "the", "mast"]], context_size=2, dim=3, hidden=6, min_count=1, config=config)
-            for _ in range(2)]
+    runs = [train_new(TOY, [["i", "spent", "the", "mast"]], context_length=2, dim=3, hidden=6, min_count=1,
+                      config=config) for _ in range(2)]
     (a, history), (b, _) = runs
     for name in neural.PARAMETERS:
         assert np.array_equal(getattr(a, name), getattr(b, name))
@@ -117,9 +117,9 @@ def test_training_is_deterministic_and_early_stopping_keeps_the_best_epoch():
 
 
 def test_weight_decay_shrinks_the_weights_not_the_biases():
-    plain, _ = train_new(TOY, context_size=2, dim=3, hidden=6, min_count=1,
+    plain, _ = train_new(TOY, context_length=2, dim=3, hidden=6, min_count=1,
                          config=TrainingConfig(epochs=20, batch_size=13, decay=1.0))
-    decayed, _ = train_new(TOY, context_size=2, dim=3, hidden=6, min_count=1,
+    decayed, _ = train_new(TOY, context_length=2, dim=3, hidden=6, min_count=1,
                            config=TrainingConfig(epochs=20, batch_size=13, decay=1.0, weight_decay=0.9))
     for name in ("E", "W1", "W2"):
         assert np.abs(getattr(decayed, name)).sum() < np.abs(getattr(plain, name)).sum()
@@ -130,7 +130,7 @@ def test_save_and_load_round_trip(tmp_path):
     model = tiny(np.float32)
     model.save(tmp_path / "m.npz", note=3.5, curve=np.array([1.0, 2.0]))
     loaded, meta = NeuralLM.load(tmp_path / "m.npz")
-    assert loaded.vocab.tokens == model.vocab.tokens and (loaded.context_size, loaded.dim, loaded.hidden) == (2, 3, 5)
+    assert loaded.vocab.tokens == model.vocab.tokens and (loaded.context_length, loaded.dim, loaded.hidden) == (2, 3, 5)
     assert float(meta["note"]) == 3.5 and meta["curve"].tolist() == [1.0, 2.0]
     for name in neural.PARAMETERS:
         assert getattr(loaded, name).dtype == np.float32
@@ -142,9 +142,9 @@ def test_save_and_load_round_trip(tmp_path):
 
 @pytest.mark.parametrize("call, error, words", [
     (lambda: NeuralLM([["a"]]), TypeError, "vocab must be an lmcore Vocabulary"),
-    (lambda: NeuralLM(Vocabulary(["a"]), context_size=0), ValueError, "context_size must be at least 1"),
+    (lambda: NeuralLM(Vocabulary(["a"]), context_length=0), ValueError, "context_length must be at least 1"),
     (lambda: NeuralLM(Vocabulary(["a"]), hidden=2.5), TypeError, "hidden must be an int"),
-    (lambda: tiny().frame([["<s>", "i"]]), ValueError, "lmcore adds them itself"),
+    (lambda: tiny().frame([["<s>", "i"]]), ValueError, r"sentences\[0\] holds the marker '<s>' at position 0"),
     (lambda: tiny().frame([]), ValueError, "sentences is empty"),
     (lambda: tiny().grams_logprobs([[1, 2]]), ValueError, r"shape \(N, 3\)"),
     (lambda: tiny().grams_logprobs([[1, 2, 99]]), ValueError, "ids outside"),
@@ -175,7 +175,7 @@ def test_bad_input_is_named(call, error, words):
 
 
 def untrained():
-    return NeuralLM(Vocabulary.build(TOY), context_size=2, dim=3, hidden=5, seed=0)
+    return NeuralLM(Vocabulary.build(TOY), context_length=2, dim=3, hidden=5, seed=0)
 
 
 @pytest.mark.parametrize("config, words", [
@@ -261,7 +261,7 @@ def test_a_reduced_model_retrained_by_the_same_code_reaches_its_recorded_cross_e
     """The recipe of benchmarks/train_neural.py (train_new), on 200 English training sentences."""
     _, _, split = english
     train_chars, heldout_chars = units.characters(split.train[:200]), units.characters(split.heldout[:30])
-    _, history = train_new(train_chars, heldout_chars, min_count=2, context_size=4, dim=8, hidden=32,
+    _, history = train_new(train_chars, heldout_chars, min_count=2, context_length=4, dim=8, hidden=32,
                            config=TrainingConfig(epochs=3, batch_size=256, learning_rate=2e-2, decay=0.75, seed=0))
     assert history.n_train_tokens == REDUCED_TRAINING_TOKENS
     assert history.heldout_bits.tolist() == pytest.approx(REDUCED_HELDOUT_BITS, abs=2e-4)
@@ -273,7 +273,7 @@ def test_the_stored_models_are_small_and_record_their_training(english):
     assert sum(sizes) < 2 * 1024 * 1024
     assert meta["train_bits"].shape == meta["heldout_bits"].shape == (int(meta["epochs"]),)
     assert 1 <= int(meta["best_epoch"]) <= int(meta["epochs"])
-    assert model.context_size == int(meta["context"])
+    assert model.context_length == int(meta["context"])
 
 
 def test_the_stored_english_model_gives_the_numbers_chapter_7_prints(english):

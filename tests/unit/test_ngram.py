@@ -17,6 +17,8 @@ from lmcore.ngram import (
     AddK,
     Convention,
     Interpolated,
+    KneserNey,
+    NgramCounts,
     NgramModel,
     check_lambdas,
     fit_interpolation_weights,
@@ -567,7 +569,7 @@ def test_fit_encoded_is_fit_without_the_strings():
 @pytest.mark.parametrize("ids, lengths, vocab, error, message", [
     ([4, 5], [1], None, ValueError, "lengths add up to 1, but ids holds 2"),
     ([4, 99], [2], None, ValueError, "between 0 and"),
-    ([3, 1, 4], [3], None, ValueError, "holds the marker '<s>' at index 1"),
+    ([3, 1, 4], [3], None, ValueError, r"sentences\[0\] holds the marker '<s>' at position 1"),
     (["i"], [1], None, TypeError, "integer vocabulary ids"),
     ([4], [-1], None, TypeError, "lengths must be"),
     ([4], [1], ["i"], TypeError, "must be an lmcore Vocabulary"),
@@ -627,3 +629,46 @@ def test_nltks_convention_counts_the_padding_and_scores_unused_markers_as_unknow
     unigram = AddK(1, convention="nltk").fit(TOY_TRAIN)  # nltk pads nothing at order 1: the markers are unknown words
     assert "<s>" not in unigram.outcomes and unigram.prob("<s>") == unigram.prob("</s>") == unigram.prob("zz") == 1 / 19
     assert AddK(1).fit(TOY_TRAIN).prob("<s>") == 0.0  # the standard convention never predicts <s>
+
+
+def test_adopt_counts_fits_a_model_on_anothers_counts_without_copying():
+    source = MLE(3).fit(TOY_TRAIN)
+    addk = AddK(2, k=0.5).adopt_counts(source)
+    assert addk.counts is source.counts and addk.vocab is source.vocab and addk.outcome_ids is source.outcome_ids
+    fitted = AddK(2, k=0.5).fit(TOY_TRAIN)
+    np.testing.assert_allclose(addk.token_logprobs(TOY_TEST), fitted.token_logprobs(TOY_TEST))
+    assert MLE(3).adopt_counts(source).prob("spent", ["<s>", "i"]) == source.prob("spent", ["<s>", "i"])
+    with pytest.raises(ValueError, match="order 3 or more, got order 2"):
+        MLE(3).adopt_counts(MLE(2).fit(TOY_TRAIN))
+    with pytest.raises(ValueError, match="this model's convention"):
+        MLE(2, convention="course").adopt_counts(source)
+    with pytest.raises(TypeError, match="fitted on counts, got str"):
+        MLE(2).adopt_counts("model")
+    with pytest.raises(NotFittedError):
+        MLE(2).adopt_counts(MLE(3))
+
+
+@pytest.mark.parametrize("fit, message", [
+    (lambda m: m.fit([["a"], ["b", "</s>"]]), r"^sentences\[1\] holds the marker '</s>' at position 1"),
+    (lambda m: m.fit_text(["a", "b </s>"]), r"^line 2 holds the marker '</s>'"),
+    (lambda m: m.fit_encoded([3, 4, 2], [1, 2], Vocabulary(["a", "b"])),
+     r"^sentences\[1\] holds the marker '</s>' at position 1"),
+])
+def test_every_way_to_fit_refuses_markers(fit, message):
+    for model in (MLE(2), KneserNey(2), Interpolated(2, lambdas=[0.5, 0.5])):
+        with pytest.raises(ValueError, match=message):
+            fit(model)
+
+
+def test_shared_counts_need_enough_start_padding_and_one_end_marker():
+    vocab = Vocabulary.build(TOY_TRAIN)
+    ids = vocab.encode([w for s in TOY_TRAIN for w in s])
+    lengths = [len(s) for s in TOY_TRAIN]
+    counts = NgramCounts.from_sentences(ids, np.array(lengths), 3, 2, 1, len(vocab))
+    with pytest.raises(ValueError, match="frames sentences with 0 <s> and 1 </s>"):
+        AddK(2, convention=Convention(start_padding=0)).fit_encoded(ids, lengths, vocab, counts)
+    with pytest.raises(ValueError, match="frames sentences with 2 <s> and 2 </s>"):
+        AddK(2, convention=Convention(start_padding=2, end_markers=2)).fit_encoded(ids, lengths, vocab, counts)
+    more = AddK(2, convention=Convention(start_padding=2)).fit_encoded(ids, lengths, vocab, counts)
+    assert more.counts.tables[1] is counts.tables[1]  # two <s> before each sentence: the counting at order 3
+

@@ -1,4 +1,4 @@
-"""The Shannon game and Shannon's letter-game bounds (lmcore.shannon, lmcore.shannon_letters).
+"""The Shannon game and Shannon's letter-game bounds (lmcore.shannon, lmcore.shannon.letters).
 
 Ranks and top-k are pinned to ``next_word_distribution`` (the rank of a token is its position in
 that list), per-step probabilities to ``token_logprobs``, the bounds to cases whose entropy is
@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lmcore import info, shannon
+from lmcore.lm import model_context
 from lmcore.ngram import MLE, AddK, Interpolated, KneserNey
 from lmcore.shannon import LETTERS
 from lmcore.shannon import letters as shannon_letters
@@ -46,15 +47,6 @@ def test_pizza_surprisals_are_the_courses():
 # --- one model, one context -----------------------------------------------------------------------
 
 
-def test_model_context_follows_the_convention():
-    trigram = MLE(3).fit(TOY)
-    assert shannon.model_context(trigram, []) == ("<s>", "<s>")
-    assert shannon.model_context(trigram, ["i", "spent", "three"]) == ("spent", "three")
-    assert shannon.model_context(MLE(1).fit(TOY), ["i"]) == ()
-    course = MLE(3, convention="course").fit(TOY)
-    assert shannon.model_context(course, []) == () and shannon.model_context(course, ["i"]) == ("i",)
-
-
 @pytest.mark.parametrize("kind", sorted(MODEL_KINDS))
 def test_distribution_is_the_next_word_distribution(kind):
     model = MODEL_KINDS[kind](2).fit(TOY)
@@ -65,11 +57,11 @@ def test_distribution_is_the_next_word_distribution(kind):
 
 
 @settings(max_examples=40)
-@given(train=corpus, history=st.lists(st.sampled_from(WORDS + ["zzz"]), max_size=3), k=st.integers(1, 9),
+@given(train=corpus, prefix=st.lists(st.sampled_from(WORDS + ["zzz"]), max_size=3), k=st.integers(1, 9),
        kind=st.sampled_from(["add-k", "kneser-ney", "interpolated"]), order=st.integers(1, 3))
-def test_top_guesses_and_rank_are_positions_in_the_sorted_distribution(train, history, k, kind, order):
+def test_top_guesses_and_rank_are_positions_in_the_sorted_distribution(train, prefix, k, kind, order):
     model = MODEL_KINDS[kind](order).fit(train)
-    context = shannon.model_context(model, history)
+    context = model_context(model, prefix)
     listed = list(model.next_word_distribution(context).items())
     top = shannon.top_guesses(model, context, k)
     assert [w for w, _ in top] == [w for w, _ in listed[:k]]
@@ -110,10 +102,8 @@ def test_predict_agrees_with_its_parts(toy_models):
     (lambda m: shannon.top_guesses(m, [], 0), ValueError, "n_guesses must be at least 1, got 0"),
     (lambda m: shannon.top_guesses(m, [], True), TypeError, "n_guesses must be an int, got bool"),
     (lambda m: shannon.predict(m, [], "a", n_guesses=2.0), TypeError, "n_guesses must be an int, got float"),
-    (lambda m: shannon.model_context(m, "a b"), TypeError, "history must be a sequence of tokens"),
     (lambda m: shannon.rank_of(m, [], 3), TypeError, "token must be a str"),
     (lambda m: shannon.predict(m, [], None), TypeError, "token must be a str"),
-    (lambda m: shannon.model_context("model", []), TypeError, "fitted lmcore language model"),
 ])
 def test_bad_model_input_is_named(call, error, words):
     with pytest.raises(error, match=words):

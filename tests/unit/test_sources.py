@@ -1,4 +1,4 @@
-"""Tests for lmcore.sources: exact entropy rates and their sampled estimates."""
+"""Tests for lmcore.info.sources: exact entropy rates and their sampled estimates."""
 
 import math
 

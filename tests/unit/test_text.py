@@ -1,4 +1,5 @@
-"""Tests for lmcore.text: tokenizers, sentences, corpora, splits (with lmcore.tokenizers and lmcore.corpora below it).
+"""Tests for lmcore.text: tokenizers, sentences, corpora, splits (with lmcore.text.tokenizers and
+lmcore.text.corpora below it).
 
 The real corpora are parsed once per process (cached), so the corpus tests
 share that cost; the whole file runs in a few seconds.

@@ -1,4 +1,4 @@
-"""lmcore.translations: verse-aligned Bible translations read from their PyPI packages."""
+"""lmcore.text.translations: verse-aligned Bible translations read from their PyPI packages."""
 
 import math
 import re

@@ -1,4 +1,4 @@
-"""lmcore.units and lmcore.subwords: one denominator for every tokenization, BPE pieces that spell
+"""lmcore.evaluate.units and lmcore.text.subwords: one denominator for every tokenization, BPE pieces that spell
 the text out exactly, unknown tokens paid for as chapter 3's coder pays for them."""
 
 import math

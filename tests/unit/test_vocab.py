@@ -1,4 +1,4 @@
-"""Tests for lmcore.vocab.Vocabulary: ids, <unk>, the documented sizes, errors."""
+"""Tests for lmcore.text.vocab.Vocabulary: ids, <unk>, the documented sizes, errors."""
 
 import numpy as np
 import pytest

@@ -18,6 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from widget_support import PNG, shown, spans
 
 from lmcore import evaluate, info, ngram, plots
 from lmcore.widgets import (
@@ -25,22 +26,13 @@ from lmcore.widgets import (
     LambdaExplorer,
     ProbabilityExplorer,
     distribution_from_weights,
-    explore_distribution,
+    distribution_html,
+    distribution_report,
     lambda_report,
     perplexity_grid,
-    render_distribution,
     synthetic_order_probs,
 )
 from lmcore.widgets.base import FIGURE_ALT, STATIC_NOTE, ExplorerFigure, fit_to_column, static_html, table_html
-
-PNG = b"\x89PNG"
-
-
-def shown(html: str, css_class: str) -> str:
-    """The text of the span with this CSS class, as the browser would show it."""
-    match = re.search(rf'<span class="{css_class}">([^<]*)</span>', html)
-    assert match, f"no {css_class} in {html[:200]}"
-    return match.group(1)
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +62,7 @@ def untouched_lambda_explorer(arrays):
 
 def test_horse_race_report_and_huffman_code():
     preset = PRESETS["horse race"]
-    report = explore_distribution(preset.p, preset.m, preset.labels)
+    report = distribution_report(preset.p, preset.m, preset.labels)
     assert report.entropy == 2.0 and report.perplexity == 4.0
     assert report.cross_entropy == 3.0 and report.model_perplexity == 8.0
     assert report.kl_divergence == pytest.approx(1.0, abs=1e-12)
@@ -82,8 +74,7 @@ def test_horse_race_report_and_huffman_code():
 @pytest.mark.parametrize("name, bits", [("fair coin", "1.0000"), ("8 teams", "3.0000"),
                                         ("horse race", "2.0000"), ("rain forecast", "0.8113")])
 def test_presets_give_the_course_numbers(name, bits):
-    page, figure = render_distribution(explore_distribution(PRESETS[name].p, PRESETS[name].m))
-    plt.close(figure)
+    page = distribution_html(distribution_report(PRESETS[name].p, PRESETS[name].m))
     assert shown(page, "lmcore-entropy") == bits
 
 
@@ -92,11 +83,11 @@ def test_pizza_preset_is_honest_about_everything_else():
     assert dict(zip(preset.labels, preset.p)) == {
         "mushrooms": 0.1, "pepperoni": 0.1, "anchovies": 0.01, "fried rice": 0.0001, "everything else": 0.7899}
     assert "lumped" in preset.story
-    assert explore_distribution(preset.p).entropy == pytest.approx(info.entropy(preset.p))
+    assert distribution_report(preset.p).entropy == pytest.approx(info.entropy(preset.p))
 
 
 def test_dict_input_uses_keys_as_labels():
-    report = explore_distribution({"rain": 0.25, "no rain": 0.75}, {"rain": 0.5, "no rain": 0.5})
+    report = distribution_report({"rain": 0.25, "no rain": 0.75}, {"rain": 0.5, "no rain": 0.5})
     assert report.labels == ("rain", "no rain")
     assert report.kl_divergence == pytest.approx(1 - 0.8112781244591328)
 
@@ -106,8 +97,7 @@ def test_certain_outcome_and_impossible_model_are_explained():
     assert report.entropy == 0 and report.perplexity == 1
     assert report.cross_entropy == math.inf and report.kl_divergence == math.inf
     assert report.impossible_under_model == ("heads",)
-    page, figure = render_distribution(report)
-    plt.close(figure)
+    page = distribution_html(report)
     assert shown(page, "lmcore-cross-entropy") == "∞"
     assert "H(p) = 0: one outcome is certain" in page
     assert "the model gives probability 0 to heads, which does happen" in page
@@ -120,9 +110,9 @@ def test_weights_are_normalised_and_bad_weights_named():
     report = distribution_from_weights([1, 1], [0, 0])
     assert report.m is None and "weights are all 0" in report.notes[-1]
     with pytest.raises(ValueError, match="p: probabilities sum to 0.9"):
-        explore_distribution([0.5, 0.4])
+        distribution_report([0.5, 0.4])
     with pytest.raises(ValueError, match="labels has 1 entries"):
-        explore_distribution([0.5, 0.5], labels=["a"])
+        distribution_report([0.5, 0.5], labels=["a"])
 
 
 def test_lambda_report_is_lmcore_evaluate(arrays):
@@ -253,7 +243,6 @@ def test_static_picture_follows_the_layout_and_skips_hidden_boxes():
     assert "<button disabled>go</button>" in page and "secret" not in page
 
 
-
 def test_the_picture_says_run_this_cell_and_what_its_figure_shows_and_fits_any_column():
     from lmcore.i18n import set_language, tr
 
@@ -366,9 +355,18 @@ def test_lambda3_is_shown_not_a_control_and_the_sliders_have_names(untouched_lam
     meter = explorer.lambda3.value
     assert 'role="meter"' in meter and 'aria-label="λ3, trigram weight (1 − λ1 − λ2)"' in meter
     assert 'aria-valuenow="0.60"' in meter and "tabindex" not in meter and ">0.60</span>" in meter
-    [script] = [output["data"]["application/javascript"] for output in explorer._names.outputs]
+    script = naming_script(explorer)
     assert '"lmcore-lambda1": "λ1, unigram weight"' in script and '"lmcore-lambda2": "λ2, bigram weight"' in script
-    assert "aria-valuenow" in script and explorer._names in explorer.widget.children
+    assert "aria-valuenow" in script and "lmcore-explorer" in explorer.widget._dom_classes
+
+
+def naming_script(explorer) -> str:
+    """The script that names ``explorer``'s slider handles in the page, added when it is displayed (once)."""
+    explorer._repr_mimebundle_()
+    explorer._repr_mimebundle_()
+    [script] = [output["data"]["application/javascript"] for child in explorer.widget.children
+                if isinstance(child, widgets.Output) for output in child.outputs]
+    return script
 
 
 def test_test_set_is_used_once(lambda_explorer, arrays):
@@ -545,11 +543,6 @@ def test_preset_weights_sit_on_the_slider_grid(name):
 # --- the Chinese edition: the same explorers, numbers and figures, in Chinese ----------------------
 
 
-def spans(html: str) -> dict[str, str]:
-    """Every number the page shows in an lmcore-... span, by CSS class."""
-    return dict(re.findall(r'<span class="(lmcore-[a-z0-9-]+)">([^<]*)</span>', html))
-
-
 def figure_texts(figure) -> str:
     """Every text of a figure (title, axis labels, tick labels, legend, colour bar), drawn once so that all exist."""
     figure.canvas.draw()
@@ -637,7 +630,7 @@ def test_lambda_explorer_in_chinese_shows_the_english_numbers(chinese, arrays):
     assert "还不行：在 λ = (0.00, 1.00, 0.00) 下" in not_yet and "请给 λ1 一些权重：这一阶从不给出概率 0。" in not_yet
     assert tooltip.startswith("还不行：") and "为什么只看一次" in explorer.test_output.value
     assert 'aria-label="λ3，三元模型权重（1 − λ1 − λ2）"' in explorer.lambda3.value
-    assert '"λ1，一元模型权重"' in explorer._names.outputs[0]["data"]["application/javascript"]
+    assert '"λ1，一元模型权重"' in naming_script(explorer)
     assert "λ1（一元模型权重）" in texts and "EM 最优解" in texts and "你的 λ" in texts
     assert "每组 (λ1, λ2) 的验证集困惑度" in texts and "验证集困惑度（对数色标）" in texts
     assert explorer.result.reason is None and explorer.test_result.perplexity < math.inf  # English in the results
@@ -672,7 +665,7 @@ def test_a_model_of_bad_weights_is_named_not_called_all_zero(m_weights, error, w
 
 def test_labels_of_a_distribution_are_text_and_the_synthetic_sizes_are_ints():
     with pytest.raises(TypeError, match=r"^labels must contain only str tokens, got NoneType None$"):
-        explore_distribution([0.5, 0.5], labels=["rain", None])  # was a label None
+        distribution_report([0.5, 0.5], labels=["rain", None])  # was a label None
     with pytest.raises(TypeError, match=r"^labels must be a sequence of tokens \(e.g. a list of str\), got int$"):
         distribution_from_weights([1, 1], labels=2)  # was TypeError: 'int' object is not iterable
     with pytest.raises(TypeError, match="^n_tokens must be an int, got NoneType$"):

@@ -6,17 +6,12 @@ import re
 import pytest
 import sacrebleu
 from sacrebleu.metrics import BLEU
+from widget_support import shown, spans, visible_text
 
 from lmcore import __version__
 from lmcore.i18n import set_language
 from lmcore.widgets import BLEU_PRESETS, MAX_REFERENCES, BleuExplorer, BleuPreset, bleu_html, bleu_report
 from lmcore.widgets import bleu as bleu_widget
-
-
-def shown(html: str, css_class: str) -> str:
-    match = re.search(rf'<span class="{css_class}">([^<]*)</span>', html)
-    assert match, f"no {css_class} in {html[:300]}"
-    return match.group(1)
 
 
 def sacrebleu_score(hypothesis, references, tokenize="13a", max_order=4) -> float:
@@ -178,11 +173,6 @@ def test_extra_presets_static_picture_and_bad_arguments():
 # --- edges the mutation run of issue 24 found unpinned -------------------------------------
 
 
-def visible_text(html: str) -> str:
-    """What the page reads as, tags dropped and spaces collapsed."""
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
-
-
 def test_the_page_reads_as_every_count_of_bleu():
     # p_1 = (2 + 1 + 0) / 5 (the clipped at 2), p_2 = (0 + 1 + 0) / 4, r = 6 (closest to c = 5):
     # BLEU = exp(1 - 6/5) * sqrt(0.6 * 0.25) = 0.8187 * 0.3873 = 0.3171
@@ -274,11 +264,6 @@ def test_presets_are_the_courses_examples():
 # --- the Chinese edition: the same explorer, its text in Chinese, its numbers the same ----------
 
 
-def numbers(html: str) -> dict[str, str]:
-    """Every number the page shows in a ``lmcore-...`` span, by class."""
-    return dict(re.findall(r'<span class="(lmcore-[\w-]+)">([^<]*)</span>', html))
-
-
 def digits(html: str) -> list[str]:
     """Every number on the page as it reads, in order (the signatures left out: they name versions)."""
     return re.findall(r"\d+(?:\.\d+)?", visible_text(html.split("lmcore: <code>")[0]))
@@ -302,7 +287,7 @@ def test_the_chinese_explorer_shows_chinese_and_the_english_numbers():
         for name in BLEU_PRESETS:
             explorer.preset.value = name
             html = explorer.output.value
-            assert numbers(html) == numbers(pages[name]) and len(numbers(html)) >= 5, name
+            assert spans(html) == spans(pages[name]) and len(spans(html)) >= 5, name
             assert digits(html) == digits(pages[name]), name  # every count and score, in the same order
             assert "截断后的次数" in html and "简短惩罚 BP = " in html and "候选译文（" in html
         page = visible_text(explorer.output.value)  # the last preset: unspaced Chinese, tokenize zh

@@ -10,6 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from widget_support import PNG, shown, spans
 
 from lmcore import plots
 from lmcore.evaluate import windowed_score
@@ -17,12 +18,6 @@ from lmcore.i18n import set_language
 from lmcore.widgets import ContextWindowExplorer, window_figure, window_html, window_report
 
 K, N = 6, 3000
-
-
-def shown(html: str, css_class: str) -> str:
-    (text,) = re.findall(rf'<span class="{css_class}">([^<]*)</span>', html)
-    return text
-
 
 @pytest.fixture(scope="module")
 def stream():
@@ -68,7 +63,7 @@ def test_the_explorer_follows_its_sliders(explorer):
     explorer.stride.value = 20
     explorer.window.value = 5  # the stride cannot stay longer than the window
     assert explorer.stride.value == 5 and explorer.result.stride == 5 and explorer.result.window == 5
-    assert explorer.figure.value[:4] == b"\x89PNG"
+    assert explorer.figure.value[:4] == PNG
 
 
 def test_every_slider_move_shows_the_windowed_score(explorer, stream):
@@ -112,10 +107,6 @@ def test_bad_settings_are_named(stream):
 # --- the Chinese edition: the same explorer, its text and figure in Chinese, its numbers the same
 
 
-def spans(html: str) -> dict[str, str]:
-    return dict(re.findall(r'<span class="(lmcore-[\w-]+)">([^<]*)</span>', html))
-
-
 def digits(html: str) -> list[str]:
     """Every number the page reads as (3,000, 1.8895, +4.2%), in order."""
     return re.findall(r"[+-]?\d(?:[\d,]*\d)?(?:\.\d+)?%?", re.sub(r"<[^>]+>", " ", html))
@@ -139,7 +130,7 @@ def test_the_chinese_explorer_reads_in_chinese_with_the_english_numbers(stream):
                 html = explorer.output.value
                 assert spans(html) == spans(page) and len(spans(html)) == 7
                 assert digits(html) == digits(page) and len(digits(html)) == 16  # every number, in order
-                assert explorer.figure.value[:4] == b"\x89PNG"
+                assert explorer.figure.value[:4] == PNG
             assert html.startswith('<div class="lmcore-text"') and "<p>窗口 12，步长 5，共 3,000 个词元；" in html
             for text in ("前向传播次数", "计算的位置数", "每词元困惑度", "每字符比特数", "当前窗口与步长",
                          "不分窗口", "每个词元平均计算了"):
@@ -158,7 +149,7 @@ def test_the_chinese_figure_has_chinese_labels_and_every_glyph(stream):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             fig = window_figure(report, max_window=20)
-            assert plots.figure_png(fig)[:4] == b"\x89PNG"  # drawn: every character has its glyph
+            assert plots.figure_png(fig)[:4] == PNG  # drawn: every character has its glyph
     finally:
         set_language("en")
         plt.close(fig)

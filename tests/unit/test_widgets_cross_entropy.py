@@ -15,6 +15,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import pytest
+from widget_support import PNG, shown, visible_text
 
 from lmcore import coding, info, plots
 from lmcore.i18n import set_language
@@ -29,14 +30,6 @@ from lmcore.widgets import (
     narrowing_figure,
     narrowing_svg,
 )
-
-
-def shown(html: str, css_class: str) -> str:
-    """The text of the span with this CSS class, as the browser would show it."""
-    match = re.search(rf'<span class="{css_class}">([^<]*)</span>', html)
-    assert match, f"no {css_class} in {html[:200]}"
-    return match.group(1)
-
 
 # --- the cross-entropy explorer: the pure part ---------------------------------------------
 
@@ -93,12 +86,6 @@ def test_the_html_shows_the_numbers_and_an_infinite_bar_fits():
     infinite = cross_entropy_html(cross_entropy_report([1, 1], [1, 0]))
     assert shown(infinite, "lmcore-cross-entropy") == "∞" and "beyond the scale" in infinite
     assert "width: 100.00%" in infinite  # the KL bar is drawn to the end of the scale, not beyond
-
-
-def visible_text(page: str) -> str:
-    """What the page reads as, tags dropped and spaces collapsed."""
-    return " ".join(re.sub(r"<[^>]+>", " ", page).split())
-
 
 def test_the_html_draws_each_bar_to_scale_with_its_axis_and_reads_as_the_numbers():
     page = cross_entropy_html(cross_entropy_report([1, 3], [1, 1], ["rain", "no rain"]))  # scale: log2(4) = 2 bits
@@ -319,7 +306,7 @@ def test_the_compression_explorer_and_figure_in_chinese(chinese, caplog):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a missing glyph ("Glyph ... missing from font") fails the test
         figure = narrowing_figure(compression_report("AAB", 0.8))
-        assert plots.figure_png(figure)[:4] == b"\x89PNG"
+        assert plots.figure_png(figure)[:4] == PNG
     # mathtext logs (not warns) when its font lacks a character: a $...$ title drew Chinese as boxes
     assert "does not have a glyph" not in caplog.text
     axes = figure.axes[0]

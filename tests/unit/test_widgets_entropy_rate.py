@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from widget_support import PNG, shown_all
 
 from lmcore import plots
 from lmcore.i18n import set_language
@@ -30,14 +31,7 @@ from lmcore.widgets import (
     two_state_sample,
 )
 
-PNG = b"\x89PNG"
 N = 10_000
-
-
-def shown(html: str, css_class: str) -> list[str]:
-    """The texts of the spans with this CSS class, as the browser would show them."""
-    return re.findall(rf'<span class="{css_class}">([^<]*)</span>', html)
-
 
 # --- the vectorised sampler ---------------------------------------------------------------
 
@@ -120,7 +114,7 @@ def test_extreme_chains_have_rate_zero():
     for first, second, final in [(1.0, 1.0, "0.0010"), (0.0, 0.3, "0.0000")]:
         report = entropy_rate_report("Markov chain", first, second, n_samples=2, n=1000)
         assert report.result.entropy_rate == pytest.approx(0.0, abs=1e-12)
-        assert shown(entropy_rate_html(report), "lmcore-sample-rate") == [final, final]
+        assert shown_all(entropy_rate_html(report), "lmcore-sample-rate") == [final, final]
 
 
 # --- render -------------------------------------------------------------------------------
@@ -129,10 +123,10 @@ def test_extreme_chains_have_rate_zero():
 def test_html_shows_the_reports_numbers():
     report = entropy_rate_report("Markov chain", 0.1, 0.5, n_samples=4, n=N)
     page = entropy_rate_html(report)
-    assert shown(page, "lmcore-exact-rate") == ["0.5575"]
-    assert shown(page, "lmcore-sample-rate") == [f"{x:.4f}" for x in report.result.final]
-    assert shown(page, "lmcore-gap") == [f"{x:+.4f}" for x in report.result.gaps]
-    assert shown(page, "lmcore-max-gap") == [f"{report.result.max_gap:.4f}"]
+    assert shown_all(page, "lmcore-exact-rate") == ["0.5575"]
+    assert shown_all(page, "lmcore-sample-rate") == [f"{x:.4f}" for x in report.result.final]
+    assert shown_all(page, "lmcore-gap") == [f"{x:+.4f}" for x in report.result.gaps]
+    assert shown_all(page, "lmcore-max-gap") == [f"{report.result.max_gap:.4f}"]
     assert "P(a) = 0.8333" in page and "coin picked" not in page
     mixture = entropy_rate_html(entropy_rate_report("mixture of two coins", 0.5, 0.1, n_samples=2, n=N))
     assert "coin picked" in mixture and "H₂ = 0.4690" in mixture
@@ -160,7 +154,7 @@ def explorer():
 def test_explorer_starts_with_the_chapters_chain(explorer):
     assert explorer.kind.value == "Markov chain"
     assert (explorer.first.value, explorer.second.value) == (0.1, 0.5)
-    assert shown(explorer.output.value, "lmcore-exact-rate") == ["0.5575"]
+    assert shown_all(explorer.output.value, "lmcore-exact-rate") == ["0.5575"]
     assert explorer.figure.value[:4] == PNG
     assert explorer.first.continuous_update and explorer.first.layout.width == "610px"
     assert "A picture of the explorer" in explorer._repr_mimebundle_()["text/html"]
@@ -169,23 +163,23 @@ def test_explorer_starts_with_the_chapters_chain(explorer):
 def test_sliders_change_the_source_and_the_shown_numbers(explorer):
     explorer.kind.value = "Markov chain"
     explorer.first.value, explorer.second.value = 0.5, 0.5  # a fair coin, in chain's clothing
-    assert shown(explorer.output.value, "lmcore-exact-rate") == ["1.0000"]
+    assert shown_all(explorer.output.value, "lmcore-exact-rate") == ["1.0000"]
     expected = entropy_rate_report("Markov chain", 0.5, 0.5, explorer.n_samples.value, N, explorer.seed)
-    assert shown(explorer.output.value, "lmcore-sample-rate") == [f"{x:.4f}" for x in expected.result.final]
+    assert shown_all(explorer.output.value, "lmcore-sample-rate") == [f"{x:.4f}" for x in expected.result.final]
     explorer.n_samples.value = 2
-    assert len(shown(explorer.output.value, "lmcore-sample-rate")) == 2
+    assert len(shown_all(explorer.output.value, "lmcore-sample-rate")) == 2
     explorer.n_samples.value = 5
 
 
 def test_new_samples_button_draws_other_samples(explorer):
     explorer.kind.value = "Markov chain"
     explorer.first.value, explorer.second.value = 0.1, 0.5
-    before = shown(explorer.output.value, "lmcore-sample-rate")
+    before = shown_all(explorer.output.value, "lmcore-sample-rate")
     seed = explorer.seed
     explorer.new_samples.click()
     assert explorer.seed == seed + 1
-    assert shown(explorer.output.value, "lmcore-sample-rate") != before
-    assert shown(explorer.output.value, "lmcore-exact-rate") == ["0.5575"]
+    assert shown_all(explorer.output.value, "lmcore-sample-rate") != before
+    assert shown_all(explorer.output.value, "lmcore-exact-rate") == ["0.5575"]
 
 
 def test_switching_to_the_mixture_relabels_and_resets_the_sliders(explorer):
@@ -193,7 +187,7 @@ def test_switching_to_the_mixture_relabels_and_resets_the_sliders(explorer):
     names = SOURCE_KINDS["mixture of two coins"]
     assert (explorer.first.description, explorer.second.description) == names[:2]
     assert (explorer.first.value, explorer.second.value) == names[2:]
-    assert shown(explorer.output.value, "lmcore-exact-rate") == ["0.7345"]
+    assert shown_all(explorer.output.value, "lmcore-exact-rate") == ["0.7345"]
     assert explorer.result.picks and len(explorer._levels) == 3
     explorer.kind.value = "Markov chain"
     assert explorer.first.description == "P(a → b)"
@@ -206,7 +200,7 @@ def test_a_chain_that_never_moves_gets_a_message_not_a_traceback(explorer):
     assert explorer.result is None and "never leaves" in explorer.error
     assert 'class="lmcore-message"' in explorer.output.value and "not ergodic" in explorer.output.value
     explorer.second.value = 0.5  # a state it never leaves: fine again, rate 0
-    assert explorer.result is not None and shown(explorer.output.value, "lmcore-exact-rate") == ["0.0000"]
+    assert explorer.result is not None and shown_all(explorer.output.value, "lmcore-exact-rate") == ["0.0000"]
     explorer.first.value = 0.1
 
 

@@ -8,6 +8,7 @@ import math
 import re
 
 import pytest
+from widget_support import shown
 
 from lmcore import shannon
 from lmcore.i18n import set_language
@@ -35,13 +36,6 @@ ENGLISH = [s.split() for s in (
     "there was evening and there was morning the first day",
 )]
 CHINESE = [list(s) for s in ("我们的新年新气象", "新年的人民日报", "人民的生活新气象", "我们的国家我们的人民")]
-
-
-def shown(html: str, css_class: str) -> str:
-    match = re.search(rf'<span class="{css_class}">([^<]*)</span>', html)
-    assert match, f"no {css_class} in {html[:300]}"
-    return match.group(1)
-
 
 @pytest.fixture(scope="module")
 def setups():

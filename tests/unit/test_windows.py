@@ -1,4 +1,4 @@
-"""lmcore.windows: the sliding-window plan against the Hugging Face loop, the context each token
+"""lmcore.evaluate.windows: the sliding-window plan against the Hugging Face loop, the context each token
 keeps, and scores read from a table of cut-off log-probabilities."""
 
 import math

@@ -15,6 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from widget_support import PNG, shown, spans
 
 from lmcore import evaluate, info
 from lmcore.ngram import Interpolated
@@ -23,40 +24,30 @@ from lmcore.widgets import (
     BranchingExplorer,
     FairnessExplorer,
     FairnessRow,
-    branching_factor,
     branching_figure,
     branching_html,
+    branching_report,
     fairness_grid,
     fairness_html,
     fairness_report,
 )
-
-PNG = b"\x89PNG"
-
-
-def shown(html: str, css_class: str) -> str:
-    """The text of the span with this CSS class, as the browser would show it."""
-    match = re.search(rf'<span class="{css_class}">([^<]*)</span>', html)
-    assert match, f"no {css_class} in {html[:200]}"
-    return match.group(1)
-
 
 # --- branching factor: the pure function ------------------------------------------------
 
 
 @pytest.mark.parametrize("k", [1, 2, 10, 26, 1000])
 def test_uniform_choice_among_k_has_perplexity_k(k):
-    report = branching_factor(k)
+    report = branching_report(k)
     assert report.perplexity == pytest.approx(k, rel=1e-12)
     assert report.entropy == pytest.approx(math.log2(k)) == pytest.approx(report.max_entropy)
     assert report.p.sum() == pytest.approx(1.0)
 
 
 def test_skew_moves_probability_to_the_first_outcome_and_lowers_perplexity():
-    perplexities = [branching_factor(10, s).perplexity for s in np.linspace(0, 1, 11)]
+    perplexities = [branching_report(10, s).perplexity for s in np.linspace(0, 1, 11)]
     assert all(a > b for a, b in zip(perplexities, perplexities[1:]))
     assert perplexities[-1] == 1.0                      # a certain outcome: a perfect model
-    half = branching_factor(4, 0.5)
+    half = branching_report(4, 0.5)
     assert half.p.tolist() == pytest.approx([0.625, 0.125, 0.125, 0.125])
     assert half.perplexity == pytest.approx(2 ** info.entropy(half.p))
     assert 1 < half.perplexity < 4
@@ -66,13 +57,13 @@ def test_skew_moves_probability_to_the_first_outcome_and_lowers_perplexity():
     (0, 0.0, ValueError), (-3, 0.0, ValueError), (2.5, 0.0, TypeError), (True, 0.0, TypeError),
     (10, 1.5, ValueError), (10, -0.1, ValueError), (10, "a lot", TypeError),
 ])
-def test_branching_factor_rejects_bad_arguments(k, skew, error):
+def test_branching_report_rejects_bad_arguments(k, skew, error):
     with pytest.raises(error, match="k must|skew must"):
-        branching_factor(k, skew)
+        branching_report(k, skew)
 
 
 def test_branching_render():
-    report = branching_factor(10, 0.5)
+    report = branching_report(10, 0.5)
     page = branching_html(report)
     assert shown(page, "lmcore-perplexity") == f"{report.perplexity:.4f}"
     assert shown(page, "lmcore-entropy") == f"{report.entropy:.4f}"
@@ -98,7 +89,7 @@ def test_branching_explorer_follows_both_sliders():
     assert shown(explorer.output.value, "lmcore-perplexity") == "26.0000"
     assert len(explorer._bars) == 26
     explorer.skew.value = 0.5
-    expected = branching_factor(26, 0.5)
+    expected = branching_report(26, 0.5)
     assert explorer.result.perplexity == expected.perplexity
     assert shown(explorer.output.value, "lmcore-perplexity") == f"{expected.perplexity:.4f}"
     assert [bar.get_height() for bar in explorer._bars] == pytest.approx(expected.p.tolist())
@@ -295,7 +286,7 @@ def test_outcome_labels_never_collide():
         boxes = [label.get_window_extent(renderer) for label in shown]
         assert all(a.x1 + 2 <= b.x0 for a, b in zip(boxes, boxes[1:])), f"k = {k}: labels overlap"
     for k in (15, 30):  # the static figure's tick labels too
-        figure = branching_figure(branching_factor(k))
+        figure = branching_figure(branching_report(k))
         figure.canvas.draw()
         ticks = [t.get_window_extent() for t in figure.axes[0].get_xticklabels() if t.get_text()]
         assert all(a.x1 + 2 <= b.x0 for a, b in zip(ticks, ticks[1:])), f"k = {k}: tick labels overlap"
@@ -318,11 +309,6 @@ def test_branching_sliders_follow_the_drag():
 
 
 # --- the Chinese edition: the same explorers and numbers, in Chinese -----------------------------
-
-
-def spans(html: str) -> dict[str, str]:
-    """Every number the page shows in an lmcore-... span, by CSS class."""
-    return dict(re.findall(r'<span class="(lmcore-[a-z0-9-]+)">([^<]*)</span>', html))
 
 
 def decimals(html: str) -> list[str]:

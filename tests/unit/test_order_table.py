@@ -108,8 +108,9 @@ def test_the_perplexity_table_is_each_model_fitted_on_its_own():
 def test_counts_at_a_higher_order_hold_every_lower_orders_counts(sentences):
     """lower_orders(counts, k) of a counting at order 5 is, array for array, the counting at order k:
     what lets perplexity_table count a text once for all its models (fit_encoded's counts)."""
+    from lmcore.lm import flatten_sentences
     from lmcore.ngram.counted import lower_orders
-    from lmcore.ngram.counting import NgramCounts, flatten_sentences
+    from lmcore.ngram.counting import NgramCounts
 
     vocab = Vocabulary.build(sentences)
     tokens, lengths = flatten_sentences(sentences, "sentences")
@@ -133,8 +134,8 @@ def test_counts_at_a_higher_order_hold_every_lower_orders_counts(sentences):
 
 
 def test_shared_counts_serve_only_the_standard_framing():
+    from lmcore.lm import flatten_sentences
     from lmcore.ngram import MLE, KneserNey, NgramCounts
-    from lmcore.ngram.counting import flatten_sentences
 
     vocab = Vocabulary.build(TRAIN)
     tokens, lengths = flatten_sentences(TRAIN, "sentences")

@@ -1,4 +1,4 @@
-"""The two simplest n-gram estimators: maximum likelihood and add-k (Laplace).
+"""The two simplest n-gram estimators: add-k (Laplace) and maximum likelihood, which is add-0.
 
 >>> toy = [s.split() for s in ("i spent three years", "before the mast", "i spent money")]
 >>> bigram = AddK(2, k=1, convention="course").fit(toy)
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from lmcore.checks import check_number
-from lmcore.ngram.arpa_writer import BackoffModel
+from lmcore.ngram.backoff import BackoffModel
 from lmcore.ngram.counted import CountedNgramModel
 from lmcore.ngram.model import Convention
 from lmcore.text import BOS_ID
